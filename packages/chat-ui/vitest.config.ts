@@ -1,0 +1,14 @@
+import { defineProject } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+import { workspaceAliases } from '../../vitest.shared';
+
+export default defineProject({
+  plugins: [react()],
+  resolve: { alias: workspaceAliases },
+  test: {
+    name: 'chat-ui',
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['./test/setup.ts'],
+  },
+});

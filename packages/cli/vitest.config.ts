@@ -1,0 +1,11 @@
+import { defineProject } from 'vitest/config';
+import { workspaceAliases } from '../../vitest.shared';
+
+export default defineProject({
+  resolve: { alias: workspaceAliases },
+  test: {
+    name: 'cli',
+    environment: 'node',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+  },
+});

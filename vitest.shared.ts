@@ -1,0 +1,14 @@
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Workspace packages resolve from source in dev and tests (house style 6):
+ * these aliases point each public entry at its `src/` file.
+ */
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+export const workspaceAliases = [
+  { find: /^@confab\/client\/protocol$/, replacement: `${root}packages/client/src/protocol/index.ts` },
+  { find: /^@confab\/client$/, replacement: `${root}packages/client/src/index.ts` },
+  { find: /^@confab\/chat-ui$/, replacement: `${root}packages/chat-ui/src/index.ts` },
+  { find: /^@confab\/server$/, replacement: `${root}packages/server/src/index.ts` },
+];
