@@ -1,0 +1,91 @@
+/**
+ * Browser end-to-end harness: a real confab-server (from source) on port 0 with a fresh data
+ * directory, serving the built reference app, driven by Debian's Chromium through playwright-core.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startServer, type ConfabServer } from '@confab/server';
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const webDir = fileURLToPath(new URL('../dist', import.meta.url));
+
+/** Browser tests need Chromium and the built app; in CI their absence is a failure, not a skip. */
+export const browserTestsAvailable = existsSync(chromiumPath) && existsSync(join(webDir, 'index.html'));
+if (!browserTestsAvailable && process.env.CI) {
+  throw new Error(`Browser tests need ${chromiumPath} and a built app in ${webDir} (run the README's test command).`);
+}
+
+export interface Stack {
+  server: ConfabServer;
+  browser: Browser;
+  baseUrl: string;
+  dataDir: string;
+  newPage(): Promise<{ context: BrowserContext; page: Page }>;
+  /** Every mail in the outbox, oldest first, as raw RFC 822 text. */
+  outbox(): Promise<string[]>;
+  stop(): Promise<void>;
+}
+
+export async function startStack(): Promise<Stack> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'confab-e2e-'));
+  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, webDir, logger: false });
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+    ],
+  });
+  return {
+    server,
+    browser,
+    baseUrl: server.url,
+    dataDir,
+    async newPage() {
+      const context = await browser.newContext({ baseURL: server.url });
+      const page = await context.newPage();
+      return { context, page };
+    },
+    async outbox() {
+      const folder = join(dataDir, 'outbox');
+      if (!existsSync(folder)) return [];
+      const names = (await readdir(folder)).filter((name) => name.endsWith('.eml')).sort();
+      return Promise.all(names.map((name) => readFile(join(folder, name), 'utf8')));
+    },
+    async stop() {
+      await browser.close();
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The reset link of the newest mail, with quoted-printable soft breaks undone. */
+export function resetLinkFrom(mail: string): string {
+  const unfolded = mail.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const match = unfolded.match(/https?:\/\/[^\s"'<>]+\/reset-password\?token=[A-Za-z0-9_-]+/);
+  if (!match) throw new Error(`no reset link in mail:\n${mail}`);
+  return match[0];
+}
+
+let counter = 0;
+/** A fresh, valid account for each test. */
+export function newAccount(prefix = 'user') {
+  counter += 1;
+  const suffix = `${Date.now().toString(36)}${counter}`;
+  return {
+    username: `${prefix}_${suffix}`,
+    email: `${prefix}.${suffix}@example.com`,
+    password: 'correct horse 1',
+  };
+}
