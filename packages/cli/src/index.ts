@@ -1,0 +1,3 @@
+import { createProgram } from './program';
+
+await createProgram().parseAsync(process.argv);

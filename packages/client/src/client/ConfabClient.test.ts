@@ -1,0 +1,261 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { BaseAuthStore, LocalAuthStore } from 'pocketbase';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfabError } from '../errors';
+import { startFakeServer } from '../testing/fakeServer';
+import type { FakeServer } from '../testing/fakeServer';
+import { loginErrorMessage, registerErrorMessage, resetPasswordErrorMessage } from '../validation/serverErrors';
+import { ConfabClient } from './ConfabClient';
+
+let server: FakeServer;
+
+beforeEach(async () => {
+  server = await startFakeServer();
+});
+
+afterEach(async () => {
+  await server.close();
+});
+
+/** A port nothing listens on: bind port 0, note it, release it. */
+async function closedPortUrl(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+describe('ConfabClient.loadConfig', () => {
+  it('reads GET /api/config', async () => {
+    const client = new ConfabClient({ baseUrl: server.url });
+    expect(await client.loadConfig()).toEqual({
+      api_base_url: 'https://api.confab.test',
+      websocket_url: 'wss://api.confab.test/api/ws',
+      environment: 'test',
+      public_domain: 'confab.test',
+    });
+  });
+
+  it('falls back to host-derived values when the call fails', async () => {
+    server.configAnswer = { status: 500, body: { message: 'boom' } };
+    const host = new URL(server.url).host;
+    const client = new ConfabClient({ baseUrl: server.url });
+    expect(await client.loadConfig()).toEqual({
+      api_base_url: `http://${host}`,
+      websocket_url: `ws://${host}/api/ws`,
+      environment: 'development',
+      public_domain: host,
+    });
+  });
+
+  it('falls back when the server is unreachable, and fills fields the answer lacks', async () => {
+    const unreachable = await closedPortUrl();
+    const offline = new ConfabClient({ baseUrl: unreachable });
+    expect((await offline.loadConfig()).websocket_url).toBe(`ws://${new URL(unreachable).host}/api/ws`);
+
+    server.configAnswer = { status: 200, body: { environment: 'staging' } };
+    const partial = new ConfabClient({ baseUrl: server.url });
+    const config = await partial.loadConfig();
+    expect(config.environment).toBe('staging');
+    expect(config.api_base_url).toBe(server.url);
+  });
+});
+
+describe('ConfabClient auth', () => {
+  it('logs in by username or e-mail and fills the store', async () => {
+    const client = new ConfabClient({ baseUrl: server.url });
+    const user = await client.login('alice', 'correct-horse');
+    expect(user.username).toBe('alice');
+    expect(client.store.getState()).toMatchObject({ isAuthenticated: true, user: { username: 'alice' } });
+    expect(client.requireUser().id).toBe('alice0000000001');
+
+    const byEmail = new ConfabClient({ baseUrl: server.url });
+    expect((await byEmail.login('alice@example.com', 'correct-horse')).username).toBe('alice');
+    const loginRequest = server.requests.find((request) => request.path.endsWith('/auth-with-password'));
+    expect(loginRequest?.body).toEqual({ identity: 'alice', password: 'correct-horse' });
+  });
+
+  it('rejects a bad login with a ConfabError carrying the server message', async () => {
+    const client = new ConfabClient({ baseUrl: server.url });
+    const error: unknown = await client.login('alice', 'wrong').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfabError);
+    expect((error as ConfabError).status).toBe(400);
+    expect(loginErrorMessage(error)).toBe('Failed to authenticate.');
+    expect(client.store.getState().isAuthenticated).toBe(false);
+  });
+
+  it('maps an unreachable server to the login fallback text', async () => {
+    const client = new ConfabClient({ baseUrl: await closedPortUrl() });
+    const error: unknown = await client.login('alice', 'correct-horse').catch((caught: unknown) => caught);
+    expect((error as ConfabError).status).toBe(0);
+    expect(loginErrorMessage(error)).toBe('Login failed. Please try again.');
+  });
+
+  it('registers: creates the users record, then logs in', async () => {
+    const client = new ConfabClient({ baseUrl: server.url });
+    const user = await client.register({
+      email: 'bob@example.com',
+      username: 'bob',
+      password: 'longenough',
+      passwordConfirm: 'longenough',
+      source: 'main-landing',
+      userType: 'mixed',
+    });
+    expect(user.username).toBe('bob');
+    expect(client.store.getState()).toMatchObject({ isAuthenticated: true, user: { username: 'bob' } });
+    const createRequest = server.requests.find((request) => request.path === '/api/collections/users/records');
+    expect(createRequest?.body).toEqual({
+      email: 'bob@example.com',
+      username: 'bob',
+      password: 'longenough',
+      passwordConfirm: 'longenough',
+      type: 'user',
+      source: 'main-landing',
+      user_type: 'mixed',
+    });
+  });
+
+  it('reports registration field errors in the spec format', async () => {
+    const client = new ConfabClient({ baseUrl: server.url });
+    const error = await client
+      .register({ email: 'a2@example.com', username: 'alice', password: 'longenough', passwordConfirm: 'different' })
+      .catch((caught: unknown) => caught);
+    expect(registerErrorMessage(error)).toBe(
+      "Username: The username is invalid or already in use. Password: Values don't match",
+    );
+    expect(server.requests.some((request) => request.path.endsWith('/auth-with-password'))).toBe(false);
+  });
+
+  it('logs out: clears the session and the state', async () => {
+    const client = new ConfabClient({ baseUrl: server.url });
+    await client.login('alice', 'correct-horse');
+    client.store.actions.setSidebarOpen(true);
+    client.logout();
+    expect(client.pb.authStore.token).toBe('');
+    expect(client.store.getState()).toMatchObject({ isAuthenticated: false, user: null, sidebarOpen: false });
+    expect(() => client.requireUser()).toThrow('User not authenticated');
+    try {
+      client.requireUser();
+    } catch (error) {
+      expect((error as ConfabError).status).toBe(401);
+    }
+  });
+
+  it('keeps the store in step with changes made directly on the auth store', async () => {
+    const client = new ConfabClient({ baseUrl: server.url });
+    await client.login('alice', 'correct-horse');
+    client.pb.authStore.clear();
+    expect(client.store.getState()).toMatchObject({ isAuthenticated: false, user: null });
+  });
+});
+
+/** The minimal record a stored session holds. */
+const usersRecord = (id: string) => ({ id, collectionId: '_pb_users_auth_', collectionName: 'users' });
+
+describe('ConfabClient.initialize', () => {
+  it('refreshes a stored valid token and signs in', async () => {
+    const authStore = new BaseAuthStore();
+    const storedToken = server.issueToken('alice0000000001');
+    authStore.save(storedToken, { ...usersRecord('alice0000000001'), username: 'stale-name' });
+    const client = new ConfabClient({ baseUrl: server.url, authStore });
+    expect(client.store.getState().initializing).toBe(true);
+    await client.initialize();
+    expect(client.store.getState()).toMatchObject({ initializing: false, isAuthenticated: true, user: { username: 'alice' } });
+    expect(authStore.token).not.toBe(storedToken);
+    const refresh = server.requests.find((request) => request.path.endsWith('/auth-refresh'));
+    expect(refresh?.headers['authorization']).toBe(storedToken);
+  });
+
+  it('clears a token the server refuses', async () => {
+    const authStore = new BaseAuthStore();
+    const unknownToken = server.issueToken('nobody000000001');
+    authStore.save(unknownToken, usersRecord('nobody000000001'));
+    const client = new ConfabClient({ baseUrl: server.url, authStore });
+    await client.initialize();
+    expect(authStore.token).toBe('');
+    expect(client.store.getState()).toMatchObject({ initializing: false, isAuthenticated: false, user: null });
+  });
+
+  it('clears an expired token without calling the server', async () => {
+    const authStore = new BaseAuthStore();
+    authStore.save(server.issueToken('alice0000000001', -60), usersRecord('alice0000000001'));
+    const client = new ConfabClient({ baseUrl: server.url, authStore });
+    await client.initialize();
+    expect(authStore.token).toBe('');
+    expect(server.requests).toHaveLength(0);
+    expect(client.store.getState()).toMatchObject({ initializing: false, isAuthenticated: false });
+  });
+
+  it('ends initializing without a stored session', async () => {
+    const client = new ConfabClient({ baseUrl: server.url });
+    await client.initialize();
+    expect(client.store.getState()).toMatchObject({ initializing: false, isAuthenticated: false });
+  });
+});
+
+describe('ConfabClient password reset', () => {
+  it('requests a reset mail', async () => {
+    const client = new ConfabClient({ baseUrl: server.url });
+    await client.requestPasswordReset(' alice@example.com ');
+    expect(server.requests.at(-1)).toMatchObject({
+      path: '/api/collections/users/request-password-reset',
+      body: { email: 'alice@example.com' },
+    });
+  });
+
+  it('confirms a reset, and maps a bad token to the spec text', async () => {
+    const client = new ConfabClient({ baseUrl: server.url });
+    await client.confirmPasswordReset('valid-reset-token', 'newpass', 'newpass');
+    expect(server.requests.at(-1)?.body).toEqual({ token: 'valid-reset-token', password: 'newpass', passwordConfirm: 'newpass' });
+    const error = await client.confirmPasswordReset('bad', 'newpass', 'newpass').catch((caught: unknown) => caught);
+    expect(resetPasswordErrorMessage(error)).toBe('Invalid or expired reset token. Please request a new password reset.');
+  });
+});
+
+describe('ConfabClient transport', () => {
+  it('keeps the session in memory outside a browser, and takes an injected auth store', () => {
+    const client = new ConfabClient({ baseUrl: server.url });
+    expect(client.pb.authStore).toBeInstanceOf(BaseAuthStore);
+    expect(client.pb.authStore).not.toBeInstanceOf(LocalAuthStore);
+    const injected = new BaseAuthStore();
+    expect(new ConfabClient({ baseUrl: server.url, authStore: injected }).pb.authStore).toBe(injected);
+    expect(client.baseUrl).toBe(server.url);
+  });
+
+  it('sends every request through an injected fetch', async () => {
+    const seen: string[] = [];
+    const countingFetch: typeof fetch = (input, init) => {
+      seen.push(String(input));
+      return fetch(input, init);
+    };
+    const client = new ConfabClient({ baseUrl: server.url, fetch: countingFetch });
+    await client.loadConfig();
+    await client.login('alice', 'correct-horse');
+    await client.request('/api/echo-auth');
+    expect(seen).toEqual([
+      `${server.url}/api/config`,
+      `${server.url}/api/collections/users/auth-with-password`,
+      `${server.url}/api/echo-auth`,
+    ]);
+  });
+
+  it('sends the bearer token on product endpoints and turns errors into ConfabError', async () => {
+    const client = new ConfabClient({ baseUrl: server.url });
+    expect(await client.request('/api/echo-auth')).toEqual({ authorization: null });
+    await client.login('alice', 'correct-horse');
+    expect(await client.request('/api/echo-auth')).toEqual({ authorization: `Bearer ${client.pb.authStore.token}` });
+    const error = await client.request('/api/invitation/missing').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfabError);
+    expect([(error as ConfabError).status, (error as ConfabError).message]).toEqual([404, 'Invalid or expired invitation']);
+  });
+
+  it('flags an aborted product request', async () => {
+    const client = new ConfabClient({ baseUrl: server.url });
+    const controller = new AbortController();
+    controller.abort();
+    const error = await client.request('/api/echo-auth', { signal: controller.signal }).catch((caught: unknown) => caught);
+    expect((error as ConfabError).isAbort).toBe(true);
+  });
+});

@@ -1,0 +1,218 @@
+import PocketBase, { BaseAuthStore, LocalAuthStore } from 'pocketbase';
+import type { SendOptions } from 'pocketbase';
+import { ConfabError, confabErrorFromResponse, toConfabError } from '../errors';
+import { createConfabStore } from '../store/createConfabStore';
+import type { ConfabStore } from '../store/createConfabStore';
+import type { AppConfig, UserRecord } from '../types';
+import { messages } from '../validation/messages';
+import { deriveConfigFromHost, mergeConfig } from './config';
+
+export interface ConfabClientOptions {
+  /** The server's origin. Defaults to the page's origin in a browser, else http://127.0.0.1:8090. */
+  baseUrl?: string;
+  /** Where the session lives. Defaults to localStorage in browsers and memory elsewhere. */
+  authStore?: BaseAuthStore;
+  /** Used for every request (SDK and product endpoints); defaults to the global fetch. */
+  fetch?: typeof fetch;
+}
+
+export interface RegisterInput {
+  email: string;
+  username: string;
+  password: string;
+  passwordConfirm: string;
+  /** Where the sign-up came from, e.g. 'main-landing' (the /register `source` parameter). */
+  source?: string;
+  /** The /register `user_type` parameter, e.g. 'mixed'. */
+  userType?: string;
+}
+
+const usersCollection = 'users';
+const defaultServerUrl = 'http://127.0.0.1:8090';
+
+/**
+ * The Confab client: the official `pocketbase` SDK for the record API and auth, plus the client
+ * state store kept in step with the session.
+ *
+ * @example
+ * const client = new ConfabClient({ baseUrl: 'http://localhost:8090' });
+ * await client.initialize();
+ * await client.login('alice', 'correct horse battery');
+ * client.store.getState().user?.username; // 'alice'
+ */
+export class ConfabClient {
+  readonly pb: PocketBase;
+  readonly store: ConfabStore;
+  private readonly fetchFunction: typeof fetch;
+  private config: AppConfig | null = null;
+
+  constructor(options: ConfabClientOptions = {}) {
+    this.fetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.pb = new PocketBase(options.baseUrl ?? defaultBaseUrl(), options.authStore ?? defaultAuthStore());
+    // Screens load the same list twice (e.g. React strict mode); the SDK's auto-cancellation
+    // would turn the first into an abort error. Callers cancel explicitly with `requestKey`.
+    this.pb.autoCancellation(false);
+    if (options.fetch !== undefined) {
+      const injected = options.fetch;
+      this.pb.beforeSend = (url: string, sendOptions: SendOptions) => ({ url, options: { ...sendOptions, fetch: injected } });
+    }
+    this.store = createConfabStore();
+    this.pb.authStore.onChange(() => this.syncUserFromAuthStore());
+  }
+
+  /** The absolute origin requests go to. */
+  get baseUrl(): string {
+    return this.pb.buildURL('/').replace(/\/$/, '');
+  }
+
+  /**
+   * GET /api/config; fields missing from the answer, or everything when the call fails, come
+   * from the host (http(s)://host, ws(s)://host/api/ws). Cached after the first success.
+   */
+  async loadConfig(): Promise<AppConfig> {
+    if (this.config !== null) return this.config;
+    const fallback = deriveConfigFromHost(this.baseUrl);
+    try {
+      const response = await this.fetchFunction(`${this.baseUrl}/api/config`, { headers: { Accept: 'application/json' } });
+      if (!response.ok) return fallback;
+      this.config = mergeConfig(await response.json(), fallback);
+      return this.config;
+    } catch {
+      return fallback;
+    }
+  }
+
+  /**
+   * App start: a stored, unexpired token is refreshed (which also reloads the user record); a
+   * failed refresh or an expired token signs out. Always ends with initializing = false.
+   */
+  async initialize(): Promise<void> {
+    const authStore = this.pb.authStore;
+    try {
+      if (authStore.isValid) {
+        try {
+          await this.pb.collection(usersCollection).authRefresh();
+        } catch {
+          authStore.clear();
+        }
+      } else if (authStore.token !== '') {
+        authStore.clear();
+      }
+    } finally {
+      this.syncUserFromAuthStore();
+      this.store.actions.setInitializing(false);
+    }
+  }
+
+  /** Password login with a username or e-mail as identity. Rejects with a ConfabError. */
+  async login(identity: string, password: string): Promise<UserRecord> {
+    try {
+      const result = await this.pb.collection(usersCollection).authWithPassword<UserRecord>(identity, password);
+      return result.record;
+    } catch (error) {
+      throw toConfabError(error);
+    }
+  }
+
+  /** Creates a users record, then logs in with the same credentials. */
+  async register(input: RegisterInput): Promise<UserRecord> {
+    const body: Record<string, unknown> = {
+      email: input.email.trim(),
+      username: input.username.trim(),
+      password: input.password,
+      passwordConfirm: input.passwordConfirm,
+      type: 'user',
+    };
+    // Sign-up attribution only; a PocketBase-compatible server ignores fields it does not know.
+    if (input.source !== undefined) body['source'] = input.source;
+    if (input.userType !== undefined) body['user_type'] = input.userType;
+    try {
+      await this.pb.collection(usersCollection).create<UserRecord>(body);
+    } catch (error) {
+      throw toConfabError(error);
+    }
+    return this.login(input.username.trim(), input.password);
+  }
+
+  /** Clears the session and the client state. */
+  logout(): void {
+    this.pb.authStore.clear();
+    this.store.actions.reset();
+  }
+
+  /** Asks the server to mail a reset link. The server answers alike for unknown addresses. */
+  async requestPasswordReset(email: string): Promise<void> {
+    try {
+      await this.pb.collection(usersCollection).requestPasswordReset(email.trim());
+    } catch (error) {
+      throw toConfabError(error);
+    }
+  }
+
+  async confirmPasswordReset(token: string, password: string, passwordConfirm: string): Promise<void> {
+    try {
+      await this.pb.collection(usersCollection).confirmPasswordReset(token, password, passwordConfirm);
+    } catch (error) {
+      throw toConfabError(error);
+    }
+  }
+
+  /** The signed-in user, for operations that need one. */
+  requireUser(): UserRecord {
+    const record = this.pb.authStore.record;
+    if (!this.pb.authStore.isValid || record === null) {
+      throw new ConfabError(messages.userNotAuthenticated, 401);
+    }
+    return record as unknown as UserRecord;
+  }
+
+  /**
+   * fetch for product endpoints (spec §7 table): JSON in and out, the session's bearer token,
+   * and a ConfabError for any failure or status >= 400.
+   */
+  async request<Result>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<Result> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (this.pb.authStore.token !== '') headers['Authorization'] = `Bearer ${this.pb.authStore.token}`;
+    let response: Response;
+    try {
+      response = await this.fetchFunction(`${this.baseUrl}${path}`, {
+        method: init.method ?? 'GET',
+        headers,
+        body: init.body === undefined ? null : JSON.stringify(init.body),
+        signal: init.signal ?? null,
+      });
+    } catch (error) {
+      throw toConfabError(error);
+    }
+    if (response.status >= 400) throw await confabErrorFromResponse(response);
+    if (response.status === 204) return undefined as Result;
+    try {
+      const text = await response.text();
+      return (text === '' ? undefined : JSON.parse(text)) as Result;
+    } catch (error) {
+      throw toConfabError(error);
+    }
+  }
+
+  private syncUserFromAuthStore(): void {
+    const authStore = this.pb.authStore;
+    const user = authStore.isValid && authStore.record !== null ? (authStore.record as unknown as UserRecord) : null;
+    if (this.store.getState().user !== user) this.store.actions.setUser(user);
+  }
+}
+
+function defaultBaseUrl(): string {
+  const location = (globalThis as { location?: { origin?: string } }).location;
+  return typeof location?.origin === 'string' && location.origin.startsWith('http') ? location.origin : defaultServerUrl;
+}
+
+/** localStorage when the environment has a usable one (browsers), memory elsewhere. */
+function defaultAuthStore(): BaseAuthStore {
+  try {
+    if (typeof window !== 'undefined' && window.localStorage !== undefined) return new LocalAuthStore();
+  } catch {
+    // Sandboxed iframes and privacy modes throw on localStorage access.
+  }
+  return new BaseAuthStore();
+}

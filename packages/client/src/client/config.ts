@@ -1,0 +1,36 @@
+import type { AppConfig } from '../types';
+
+/**
+ * Config derived from the host when GET /api/config fails (spec §7): the API on the same
+ * origin and the WebSocket at ws(s)://host/api/ws.
+ */
+export function deriveConfigFromHost(baseUrl: string): AppConfig {
+  const url = new URL(baseUrl);
+  const websocketProtocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return {
+    api_base_url: `${url.protocol}//${url.host}`,
+    websocket_url: `${websocketProtocol}//${url.host}/api/ws`,
+    environment: isLocalHost(url.hostname) ? 'development' : 'production',
+    public_domain: url.host,
+  };
+}
+
+/** Keeps each served field that is a non-empty string, taking the derived value for the rest. */
+export function mergeConfig(served: unknown, fallback: AppConfig): AppConfig {
+  if (typeof served !== 'object' || served === null) return fallback;
+  const values = served as Record<string, unknown>;
+  const pick = (key: keyof AppConfig): string => {
+    const value = values[key];
+    return typeof value === 'string' && value !== '' ? value : fallback[key];
+  };
+  return {
+    api_base_url: pick('api_base_url'),
+    websocket_url: pick('websocket_url'),
+    environment: pick('environment'),
+    public_domain: pick('public_domain'),
+  };
+}
+
+function isLocalHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname.endsWith('.localhost');
+}

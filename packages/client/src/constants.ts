@@ -1,0 +1,43 @@
+/**
+ * Business constants and limits of spec §9, in one place so screens, the client and the
+ * server agree. Durations carry their unit in the name.
+ */
+export const constants = {
+  drop: { titleMaxLength: 100, contentMaxLength: 2000, cardMaxTags: 3, listPerPage: 20 },
+  upload: {
+    maxSizeBytes: 100 * 1024 * 1024,
+    allowedExtensions: ['.pdf', '.txt', '.csv', '.json', '.md', '.docx', '.xlsx', '.html', '.xml', '.log'],
+    audioExtensions: ['.mp3', '.wav', '.ogg', '.m4a', '.flac'],
+  },
+  passwordMinLength: {
+    register: 8,
+    completeAccount: 8,
+    invitationSignup: 6,
+    setNewPassword: 6,
+  },
+  searchResults: { perPage: 8, snippetMaxLength: 150 },
+  agentAutocomplete: { debounceMs: 300, descriptionMaxLength: 60 },
+  agentSearch: { debounceMs: 300, cacheMs: 30_000, minQueryLength: 1 },
+  shareLink: { expiresInHours: 24, maxUses: 50 },
+  inviteSearchMinLength: 2,
+  redirectDelayMs: {
+    afterRegister: 500,
+    afterCurrentUserJoin: 1000,
+    afterInvite: 1500,
+    afterJoin: 2000,
+    afterPasswordReset: 2000,
+    afterCompleteAccount: 3000,
+  },
+  copyConfirmationMs: 3000,
+  privateRouteAuthCheckMs: 100,
+  heartbeat: { pingIntervalMs: 30_000, pongTimeoutMs: 10_000 },
+  reconnect: { maxAttempts: 5, initialDelayMs: 1000, maxDelayMs: 30_000 },
+  realtimeConnectTimeoutMs: 15_000,
+  filesPanel: { pageSize: 10, fetchLimit: 100 },
+  list: { defaultPageSize: 30, fullListBatchSize: 500 },
+  feedTabs: ['following', 'trending', 'discover'],
+  defaultFeedTab: 'following',
+  titleFlashIntervalMs: 1500,
+} as const;
+
+export type FeedTab = (typeof constants.feedTabs)[number];

@@ -1,0 +1,106 @@
+// The public API of @confab/client. Hand-written on purpose: adding an export is a decision.
+
+// Client
+export { ConfabClient } from './client/ConfabClient';
+export type { ConfabClientOptions, RegisterInput } from './client/ConfabClient';
+export { deriveConfigFromHost } from './client/config';
+
+// Errors
+export { ConfabError, toConfabError, confabErrorFromResponse } from './errors';
+export type { ConfabErrorDetails, FieldError } from './errors';
+
+// Validation (spec §5)
+export {
+  isValidEmail,
+  validateLogin,
+  validateRegister,
+  validateInvitationSignup,
+  resolveDisplayName,
+  validateShareableName,
+  validateCompleteSignupLink,
+  validateCompleteSignup,
+  validateCompleteAccount,
+  normalizeCompleteAccount,
+  validateForgotPassword,
+  validateNewPassword,
+  validateResetToken,
+} from './validation/account';
+export type { CompleteAccountValues } from './validation/account';
+export {
+  validateMessage,
+  validateDrop,
+  normalizeDrop,
+  validateChatCreation,
+  validateAgentCreation,
+  normalizeAgentInput,
+  validateHostedAgentCreation,
+  validateProfileUsername,
+  validateApiKeys,
+  classifyInviteInput,
+  validateInviteInput,
+  shouldSearchInviteSuggestions,
+  shouldSearchAgents,
+} from './validation/content';
+export type { DropInput, AgentInput, InviteTarget } from './validation/content';
+export { fileExtension, isAllowedUpload, isAudioFile, validateUpload } from './validation/upload';
+
+// Server-error mapping (spec §8) and every exact text
+export {
+  loginErrorMessage,
+  registerErrorMessage,
+  completeAccountErrorMessage,
+  forgotPasswordErrorMessage,
+  resetPasswordErrorMessage,
+} from './validation/serverErrors';
+export { messages } from './validation/messages';
+
+// State
+export { createConfabStore, initialClientState } from './store/createConfabStore';
+export type { ClientState, ClientActions, ConfabStore } from './store/createConfabStore';
+
+// Record rules
+export {
+  isChatAdmin,
+  resolveAgentPermissions,
+  isTemporaryUsername,
+  needsAccountCompletion,
+  displayNameOf,
+} from './records';
+
+// Formatting
+export { timeAgo } from './format/timeAgo';
+export type { TimeAgoLocale, TimeAgoOptions } from './format/timeAgo';
+export { avatarColor, agentAvatarColor, avatarPalette } from './format/avatarColor';
+export { formatFileSize } from './format/fileSize';
+export { mimeFromExtension, mimeTypes, defaultMimeType } from './format/mime';
+
+// Constants (spec §9)
+export { constants } from './constants';
+export type { FeedTab } from './constants';
+
+// Records (spec §3)
+export type {
+  BaseRecord,
+  UserType,
+  UserRecord,
+  AgentPermissions,
+  ChatRecord,
+  MessageType,
+  MessageRecord,
+  NormalizedMessage,
+  SearchResultItem,
+  SearchResultsData,
+  AgentRecord,
+  AgentSearchResult,
+  FileRecord,
+  DropRecord,
+  CreateDropInput,
+  DropListResponse,
+  ChatDropsResponse,
+  ToggleLikeResponse,
+  ToggleBookmarkResponse,
+  InvitationRecord,
+  ShareLinkResponse,
+  ShareLinkJoinResponse,
+  AppConfig,
+} from './types';

@@ -1,0 +1,36 @@
+import type { ChatRecord, UserRecord } from '../types';
+
+/* Fixture builders for tests: defaults for every field, overrides per test. */
+
+export function buildUser(overrides: Partial<UserRecord> = {}): UserRecord {
+  return {
+    id: 'user00000000001',
+    collectionId: '_pb_users_auth_',
+    collectionName: 'users',
+    username: 'alice',
+    name: 'Alice',
+    email: 'alice@example.com',
+    type: 'user',
+    soft_registered: false,
+    signup_completed: true,
+    created: '2026-01-01 00:00:00.000Z',
+    updated: '2026-01-01 00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function buildChat(overrides: Partial<ChatRecord> = {}): ChatRecord {
+  return {
+    id: 'chat00000000001',
+    collectionId: 'chats',
+    collectionName: 'chats',
+    name: 'Team',
+    description: '',
+    creator: 'user00000000001',
+    participants: ['user00000000001'],
+    admins: ['user00000000001'],
+    created: '2026-01-01 00:00:00.000Z',
+    updated: '2026-01-01 00:00:00.000Z',
+    ...overrides,
+  };
+}

@@ -1,0 +1,55 @@
+import { toConfabError } from '../errors';
+import type { ConfabError } from '../errors';
+import { messages } from './messages';
+
+/* Server-error mapping of spec §8: what a screen shows for a failed call. */
+
+const fieldLabels: ReadonlyArray<readonly [field: string, label: string]> = [
+  ['email', 'Email'],
+  ['username', 'Username'],
+  ['password', 'Password'],
+  // A mismatched confirmation is a password problem to the person filling the form.
+  ['passwordConfirm', 'Password'],
+];
+
+// Server messages end with '.', and the parts are joined with '. ': drop it to avoid '..'.
+function withoutFinalPeriod(text: string): string {
+  return text.trim().replace(/\.+$/, '');
+}
+
+function labelledFieldErrors(error: ConfabError, format: (message: string) => string): string[] {
+  const parts: string[] = [];
+  for (const [field, label] of fieldLabels) {
+    const fieldError = error.fieldErrors[field];
+    if (fieldError === undefined || fieldError.message.trim() === '') continue;
+    const part = `${label}: ${format(fieldError.message.trim())}`;
+    if (!parts.includes(part)) parts.push(part);
+  }
+  return parts;
+}
+
+/** The server's message, or 'Login failed. Please try again.' */
+export function loginErrorMessage(error: unknown): string {
+  return toConfabError(error).serverMessage ?? messages.loginFailed;
+}
+
+/** Field errors as 'Email: …. Username: …', else the server message, else the fallback. */
+export function registerErrorMessage(error: unknown): string {
+  const confabError = toConfabError(error);
+  const parts = labelledFieldErrors(confabError, withoutFinalPeriod);
+  if (parts.length > 0) return parts.join('. ');
+  return confabError.serverMessage ?? messages.registrationFailed;
+}
+
+/** The first field error as 'Email: …', 'Username: …' or 'Password: …', else the fallback. */
+export function completeAccountErrorMessage(error: unknown): string {
+  return labelledFieldErrors(toConfabError(error), (message) => message)[0] ?? messages.accountCompletionFailed;
+}
+
+export function forgotPasswordErrorMessage(error: unknown): string {
+  return toConfabError(error).status === 404 ? messages.noAccountWithEmail : messages.sendResetEmailFailed;
+}
+
+export function resetPasswordErrorMessage(error: unknown): string {
+  return toConfabError(error).status === 400 ? messages.invalidOrExpiredResetToken : messages.resetPasswordFailed;
+}

@@ -1,0 +1,25 @@
+import { constants } from '../constants';
+import { messages } from './messages';
+
+/** The lower-cased extension with its dot ('.pdf'), or '' when the name has none. */
+export function fileExtension(fileName: string): string {
+  const dotIndex = fileName.lastIndexOf('.');
+  if (dotIndex <= 0 || dotIndex === fileName.length - 1) return '';
+  return fileName.slice(dotIndex).toLowerCase();
+}
+
+export function isAllowedUpload(fileName: string): boolean {
+  return (constants.upload.allowedExtensions as readonly string[]).includes(fileExtension(fileName));
+}
+
+/** Audio files get a preview player (spec §5: mp3, wav, ogg, m4a, flac). */
+export function isAudioFile(fileName: string): boolean {
+  return (constants.upload.audioExtensions as readonly string[]).includes(fileExtension(fileName));
+}
+
+/** Checks one file before upload: extension allow-list, then the 100 MB limit. */
+export function validateUpload(file: { name: string; size: number }): string | null {
+  if (!isAllowedUpload(file.name)) return messages.unsupportedFileFormat(fileExtension(file.name) || file.name);
+  if (file.size > constants.upload.maxSizeBytes) return messages.fileTooLarge(file.name);
+  return null;
+}
