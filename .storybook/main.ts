@@ -1,5 +1,5 @@
 import type { StorybookConfig } from '@storybook/react-vite';
-import { workspaceAliases } from '../vitest.shared';
+import { workspaceAliases } from '../vitest.shared.ts';
 
 const config: StorybookConfig = {
   stories: ['../packages/chat-ui/src/**/*.stories.@(ts|tsx)'],

@@ -39,13 +39,13 @@ describeBrowser('account flows in Chromium', () => {
     const account = newAccount('alice');
 
     await page.goto('/');
-    await expect(page.getByRole('link', { name: 'Sign In' }).first().isVisible()).resolves.toBe(true);
+    await page.getByRole('link', { name: 'Sign In' }).first().waitFor();
     const cta = page.getByRole('link', { name: 'Get Started' }).first();
     expect(await cta.getAttribute('href')).toBe('/register?source=main-landing&user_type=mixed');
     expect(await page.locator('#how-it-works').count()).toBe(1);
     await cta.click();
     await page.waitForURL('**/register?source=main-landing&user_type=mixed');
-    await expect(page.getByRole('heading', { name: 'Create Account' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'Create Account' }).waitFor();
 
     await register(page, account);
     // Logged in and sent to / after 0.5 s: the signed-in shell.

@@ -1,0 +1,21 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ConfabClient } from '@confab/client';
+import '@confab/chat-ui/theme.css';
+import { App } from './App';
+
+// One client for the whole app; the API is served from the same origin (in dev through Vite's proxy).
+const client = new ConfabClient({ baseUrl: window.location.origin });
+
+// Started here, not in an effect, so StrictMode's double effects cannot run it twice. The client
+// always ends with initializing = false; the catch only reports an unexpected failure.
+client.initialize().catch((error: unknown) => console.error('Confab failed to initialize', error));
+
+const container = document.getElementById('root');
+if (container === null) throw new Error('index.html must contain <div id="root">.');
+
+createRoot(container).render(
+  <StrictMode>
+    <App client={client} />
+  </StrictMode>,
+);

@@ -1,0 +1,8 @@
+import { useSearchParams } from 'react-router';
+import { ResetPasswordScreen } from '@confab/chat-ui';
+
+/** /reset-password?token=… from the mailed link. */
+export function ResetPasswordRoute() {
+  const [searchParams] = useSearchParams();
+  return <ResetPasswordScreen token={searchParams.get('token')} />;
+}

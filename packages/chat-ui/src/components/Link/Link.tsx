@@ -1,0 +1,42 @@
+import type { AnchorHTMLAttributes, MouseEvent } from 'react';
+import { useNavigate } from '../../provider/hooks';
+
+export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {
+  /** An in-app path such as `/login` or `/register?source=main-landing`. */
+  to: string;
+  /** Replace the current history entry instead of pushing one. */
+  replace?: boolean;
+}
+
+/** True when the browser should handle the click itself (new tab, download, other frame…). */
+function isBrowserHandledClick(event: MouseEvent<HTMLAnchorElement>, target: string | undefined): boolean {
+  return (
+    event.defaultPrevented ||
+    event.button !== 0 ||
+    event.metaKey ||
+    event.altKey ||
+    event.ctrlKey ||
+    event.shiftKey ||
+    (target !== undefined && target !== '_self')
+  );
+}
+
+/**
+ * The default in-app link: a real `<a href>` (so it can be opened in a new tab and read by
+ * assistive technology) whose plain left click is routed through the host's navigate.
+ */
+export function Link({ to, replace, onClick, target, children, ...rest }: LinkProps) {
+  const navigate = useNavigate();
+  const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(event);
+    if (isBrowserHandledClick(event, target)) return;
+    event.preventDefault();
+    if (replace) navigate(to, { replace });
+    else navigate(to);
+  };
+  return (
+    <a {...rest} href={to} target={target} onClick={handleClick}>
+      {children}
+    </a>
+  );
+}

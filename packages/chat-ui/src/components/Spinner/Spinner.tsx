@@ -1,0 +1,19 @@
+export interface SpinnerProps {
+  /** Diameter in pixels. */
+  size?: number;
+  className?: string;
+}
+
+/**
+ * A decorative spinning ring. It is hidden from assistive technology: whatever shows it must also
+ * say in text what is loading (inside a role="status" region).
+ */
+export function Spinner({ size = 32, className }: SpinnerProps) {
+  return (
+    <span
+      className={['cf-spinner', className].filter(Boolean).join(' ')}
+      style={{ width: size, height: size }}
+      aria-hidden="true"
+    />
+  );
+}

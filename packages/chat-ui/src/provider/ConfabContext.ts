@@ -1,0 +1,11 @@
+import { createContext } from 'react';
+import type { ConfabClient } from '@confab/client';
+import type { NavigateFunction } from './types';
+
+export interface ConfabContextValue {
+  client: ConfabClient;
+  navigate: NavigateFunction;
+}
+
+/** `null` outside a ConfabProvider so the hooks can throw a helpful error instead of misbehaving. */
+export const ConfabContext = createContext<ConfabContextValue | null>(null);

@@ -1,0 +1,48 @@
+import { useContext, useRef, useSyncExternalStore } from 'react';
+import type { ClientState, ConfabClient } from '@confab/client';
+import { ConfabContext, type ConfabContextValue } from './ConfabContext';
+import type { NavigateFunction } from './types';
+
+function useConfabContext(hookName: string): ConfabContextValue {
+  const value = useContext(ConfabContext);
+  if (value === null) {
+    throw new Error(`${hookName} must be used inside <ConfabProvider>.`);
+  }
+  return value;
+}
+
+/** The ConfabClient given to the nearest ConfabProvider. */
+export function useConfabClient(): ConfabClient {
+  return useConfabContext('useConfabClient').client;
+}
+
+/** The host router's navigate function given to the nearest ConfabProvider. */
+export function useNavigate(): NavigateFunction {
+  return useConfabContext('useNavigate').navigate;
+}
+
+/**
+ * Subscribes to a slice of the client's store and re-renders when that slice changes.
+ *
+ * The selection is memoised per store state, so a selector that builds a new object
+ * (`s => ({ a: s.a, b: s.b })`) does not loop: it re-runs only when the state itself changes.
+ *
+ * @example const user = useConfabStore((state) => state.user);
+ */
+export function useConfabStore<T>(selector: (state: ClientState) => T): T {
+  const { store } = useConfabContext('useConfabStore').client;
+  const cache = useRef<{ state: ClientState; selector: (state: ClientState) => T; value: T } | null>(null);
+
+  const getSelection = (): T => {
+    const state = store.getState();
+    const cached = cache.current;
+    if (cached !== null && cached.state === state && cached.selector === selector) return cached.value;
+    const value = selector(state);
+    // Keep the previous value when equal so useSyncExternalStore sees a stable snapshot.
+    const stable = cached !== null && Object.is(cached.value, value) ? cached.value : value;
+    cache.current = { state, selector, value: stable };
+    return stable;
+  };
+
+  return useSyncExternalStore(store.subscribe, getSelection, getSelection);
+}

@@ -1,0 +1,62 @@
+import type { ClientState } from '@confab/client';
+import { Button } from '../../components/Button/Button';
+import { useComponents } from '../../provider/ComponentsContext';
+import { useConfabStore, useNavigate } from '../../provider/hooks';
+import { SidebarChatList } from './SidebarChatList';
+import { SidebarUser } from './SidebarUser';
+
+export interface SidebarProps {
+  /** The element id the menu toggle points at with aria-controls. */
+  id?: string;
+  /** Called after any navigation from the sidebar, so a small-screen drawer can close. */
+  onNavigate?: () => void;
+  /** Called after the user has logged out (the sidebar already navigated to /login). */
+  onLogout?: () => void;
+}
+
+/** Workspace destinations of spec §2 Sidebar; the badges are labels only (no role check yet). */
+const destinations = [
+  { label: 'Drops Feed', to: '/drops' },
+  { label: 'My Profile', to: '/profile' },
+  { label: 'My Agents', to: '/agents', badge: 'DEV' },
+  { label: 'Confab Agents', to: '/admin/confab-agents', badge: 'ADMIN' },
+] as const;
+
+const selectChats = (state: ClientState) => state.chats;
+
+/** The signed-in sidebar: chats, workspace destinations, and the user with status and Logout. */
+export function Sidebar({ id, onNavigate, onLogout }: SidebarProps) {
+  const navigate = useNavigate();
+  const { Logo } = useComponents();
+  const chats = useConfabStore(selectChats);
+
+  const go = (to: string) => {
+    navigate(to);
+    onNavigate?.();
+  };
+
+  return (
+    <aside id={id} className="cf-sidebar" aria-label="Sidebar">
+      <div className="cf-sidebar__header">
+        <Logo />
+        <Button variant="secondary" className="cf-sidebar__new-chat" onClick={() => go('/chat/new')}>
+          New Chat
+        </Button>
+      </div>
+      <SidebarChatList chats={chats} onOpenChat={(chatId) => go(`/chat/${encodeURIComponent(chatId)}`)} />
+      <nav className="cf-sidebar__nav" aria-label="Workspace">
+        <ul>
+          {destinations.map((destination) => (
+            <li key={destination.to}>
+              <button type="button" className="cf-sidebar__nav-item" onClick={() => go(destination.to)}>
+                <span>{destination.label}</span>{' '}
+                {'badge' in destination ? <span className="cf-badge">{destination.badge}</span> : null}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <SidebarUser onLogout={onLogout} />
+    </aside>
+  );
+}

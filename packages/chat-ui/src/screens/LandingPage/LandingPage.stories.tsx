@@ -1,0 +1,23 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { withConfab } from '../../storybook/withConfab';
+import { LandingPage } from './LandingPage';
+
+const meta = {
+  title: 'Screens/LandingPage',
+  component: LandingPage,
+  decorators: [withConfab()],
+} satisfies Meta<typeof LandingPage>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Default: Story = {};
+
+/** Narrow screens: the in-page link hides, Sign In stays. Use the viewport toolbar to compare. */
+export const Mobile: Story = {
+  globals: { viewport: { value: 'mobile1', isRotated: false } },
+};
+
+export const CustomCallToAction: Story = {
+  args: { getStartedPath: '/register?source=partner-site&user_type=developer' },
+};

@@ -1,0 +1,49 @@
+import type { ReactElement } from 'react';
+import { render, type RenderResult } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
+import { vi, type Mock } from 'vitest';
+import { ConfabClient } from '@confab/client';
+import { ConfabProvider } from '../src/provider/ConfabProvider';
+import type { ConfabComponents } from '../src/provider/ComponentsContext';
+import type { NavigateFunction } from '../src/provider/types';
+import { createFakeBackend, type FakeBackend } from '../src/testing/fakeBackend';
+
+export interface ConfabRenderResult extends RenderResult {
+  client: ConfabClient;
+  backend: FakeBackend;
+  navigate: Mock<NavigateFunction>;
+  user: UserEvent;
+}
+
+export interface ConfabRenderOptions {
+  backend?: FakeBackend;
+  components?: Partial<ConfabComponents>;
+}
+
+/** A real ConfabClient over the fake backend, so screens run through the real client and SDK. */
+export function createTestClient(backend: FakeBackend): ConfabClient {
+  return new ConfabClient({ baseUrl: 'http://confab.test', fetch: backend.fetch });
+}
+
+/**
+ * Renders `ui` inside a ConfabProvider with a real client and a navigate spy. The user-event
+ * instance advances vitest's fake timers when a test has turned them on.
+ */
+export function renderWithConfab(ui: ReactElement, options: ConfabRenderOptions = {}): ConfabRenderResult {
+  const backend = options.backend ?? createFakeBackend();
+  const client = createTestClient(backend);
+  const navigate = vi.fn<NavigateFunction>();
+  const user = userEvent.setup({
+    // No pause between keystrokes: the screens do not debounce, and the suite runs much faster.
+    delay: null,
+    advanceTimers: (milliseconds) => {
+      if (vi.isFakeTimers()) vi.advanceTimersByTime(milliseconds);
+    },
+  });
+  const result = render(
+    <ConfabProvider client={client} navigate={navigate} components={options.components}>
+      {ui}
+    </ConfabProvider>,
+  );
+  return { ...result, client, backend, navigate, user };
+}
