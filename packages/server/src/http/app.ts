@@ -1,0 +1,56 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ServerConfig } from '../config';
+import type { Services } from '../services/index';
+import { registerAuthRoutes } from './authRoutes';
+import { registerBodyParsers } from './bodyParsers';
+import { registerErrorHandling } from './errorHandler';
+import { registerRecordRoutes } from './recordRoutes';
+import { registerRequestAuth } from './requestAuth';
+import { registerResponseHeaders } from './responseHeaders';
+import { registerStaticHosting } from './staticHosting';
+import { registerSystemRoutes } from './systemRoutes';
+
+/** Query parameters whose values must never reach a log line. */
+const secretParameters = /([?&](?:token|password)=)[^&]*/gi;
+
+export function redactUrl(url: string): string {
+  return url.replace(secretParameters, '$1[redacted]');
+}
+
+/**
+ * Logs carry method, redacted URL and status only: no headers (Authorization), no bodies
+ * (passwords), no query secrets (reset tokens).
+ */
+function loggerOptions(enabled: boolean) {
+  if (!enabled) return false;
+  return {
+    level: 'info',
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'body.token'], censor: '[redacted]' },
+    serializers: {
+      req: (request: { method: string; url: string; ip?: string }) => ({
+        method: request.method,
+        url: redactUrl(request.url),
+        ip: request.ip,
+      }),
+    },
+  };
+}
+
+export async function buildApp(config: ServerConfig, services: Services): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config.logger),
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.trustProxy,
+    // Parameters stay strings; ids are validated by the services.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+  registerErrorHandling(app);
+  registerResponseHeaders(app);
+  registerBodyParsers(app);
+  registerRequestAuth(app, services.accounts);
+  registerSystemRoutes(app, config);
+  registerRecordRoutes(app, services);
+  registerAuthRoutes(app, services);
+  await registerStaticHosting(app, config.webDir);
+  return app;
+}

@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import { ConfabServerError } from '../errors';
+
+/** Multipart bodies may carry uploads (spec §9: 100 MB files), so they get a larger limit. */
+export const multipartBodyLimitBytes = 110 * 1024 * 1024;
+export const jsonBodyLimitBytes = 1024 * 1024;
+
+const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype']);
+
+function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text, (key, value: unknown) => (forbiddenKeys.has(key) ? undefined : value));
+  } catch {
+    throw new ConfabServerError('badRequest');
+  }
+}
+
+/** Form values: exact "true"/"false" and exact numbers become typed, as PocketBase infers them. */
+export function inferFormValue(value: string): unknown {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^-?(0|[1-9]\d{0,14})(\.\d+)?$/.test(value) && String(Number(value)) === value) return Number(value);
+  return value;
+}
+
+function collectForm(entries: Iterable<[string, unknown]>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  let jsonPayload: unknown;
+  for (const [key, raw] of entries) {
+    if (forbiddenKeys.has(key)) continue;
+    if (key === '@jsonPayload' && typeof raw === 'string') {
+      jsonPayload = parseJsonBody(raw);
+      continue;
+    }
+    const value = typeof raw === 'string' ? inferFormValue(raw) : raw;
+    const existing = body[key];
+    if (existing === undefined) body[key] = value;
+    else body[key] = Array.isArray(existing) ? [...(existing as unknown[]), value] : [existing, value];
+  }
+  if (typeof jsonPayload === 'object' && jsonPayload !== null && !Array.isArray(jsonPayload)) {
+    Object.assign(body, jsonPayload);
+  }
+  return body;
+}
+
+/** JSON (an empty body counts as `{}`), multipart with `@jsonPayload`, and urlencoded bodies. */
+export function registerBodyParsers(app: FastifyInstance): void {
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: jsonBodyLimitBytes }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: jsonBodyLimitBytes }, (_request, body, done) => {
+    done(null, collectForm(new URLSearchParams(body as string).entries()));
+  });
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: multipartBodyLimitBytes }, (request, body, done) => {
+    // The platform's own multipart parser (undici) avoids another dependency.
+    const contentType = request.headers['content-type'] ?? '';
+    new Response(body as unknown as Uint8Array<ArrayBuffer>, { headers: { 'content-type': contentType } })
+      .formData()
+      .then((form) => done(null, collectForm(form.entries())))
+      .catch(() => done(new ConfabServerError('badRequest'), undefined));
+  });
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { ConfabServerError } from '../errors';
+import { redactUrl } from './app';
+import { toErrorBody } from './errorHandler';
+
+describe('error mapping', () => {
+  it('maps the server error type through its code table', () => {
+    expect(toErrorBody(new ConfabServerError('tooManyRequests'))).toEqual({
+      status: 429,
+      message: 'Too many attempts. Please wait a few minutes and try again.',
+      data: {},
+    });
+  });
+
+  it('hides every detail of unexpected errors', () => {
+    const body = toErrorBody(new Error('SQLITE_ERROR: no such table: secrets at /srv/app.js:1'));
+    expect(body).toEqual({ status: 500, message: 'Something went wrong while processing your request.', data: {} });
+  });
+
+  it('keeps framework 4xx statuses with generic messages', () => {
+    const tooLarge = Object.assign(new Error('Request body is too large: 123 bytes'), { statusCode: 413 });
+    expect(toErrorBody(tooLarge)).toEqual({ status: 413, message: 'Request entity too large.', data: {} });
+  });
+});
+
+describe('log redaction', () => {
+  it('removes tokens and passwords from logged URLs', () => {
+    expect(redactUrl('/reset-password?token=abc&x=1')).toBe('/reset-password?token=[redacted]&x=1');
+    expect(redactUrl('/a?x=1&password=hunter2')).toBe('/a?x=1&password=[redacted]');
+    expect(redactUrl('/api/health')).toBe('/api/health');
+  });
+});

@@ -1,0 +1,24 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ServerConfig } from '../config';
+
+/** The base URL clients should use: the configured public URL, else the request's own host. */
+export function baseUrlOf(request: FastifyRequest, config: ServerConfig): string {
+  if (config.publicUrl !== undefined) return config.publicUrl;
+  return `${request.protocol}://${request.host}`;
+}
+
+export function registerSystemRoutes(app: FastifyInstance, config: ServerConfig): void {
+  app.get('/api/health', async () => ({ message: 'API is healthy.', code: 200, data: {} }));
+
+  app.get('/api/config', async (request) => {
+    const base = new URL(baseUrlOf(request, config));
+    const websocket = new URL('/api/ws', base);
+    websocket.protocol = base.protocol === 'https:' ? 'wss:' : 'ws:';
+    return {
+      api_base_url: base.origin,
+      websocket_url: websocket.toString(),
+      environment: config.environment,
+      public_domain: base.host,
+    };
+  });
+}

@@ -1,0 +1,3 @@
+export { startServer } from './server';
+export type { ConfabServer } from './server';
+export type { ServerOptions } from './config';

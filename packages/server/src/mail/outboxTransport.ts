@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { MailTransport, OutgoingMail } from './transport';
+
+export interface MailLogger {
+  info(object: Record<string, unknown>, message: string): void;
+}
+
+/** Header values must not smuggle extra headers in. */
+function headerValue(value: string): string {
+  return value.replace(/[\r\n]+/g, ' ');
+}
+
+/** RFC 2047 encoding keeps non-ASCII subjects valid. */
+function encodeSubject(subject: string): string {
+  const clean = headerValue(subject);
+  return /^[\x20-\x7e]*$/.test(clean) ? clean : `=?UTF-8?B?${Buffer.from(clean, 'utf8').toString('base64')}?=`;
+}
+
+export function renderEml(mail: OutgoingMail, date: Date, messageId: string): string {
+  const headers = [
+    `From: ${headerValue(mail.from)}`,
+    `To: ${headerValue(mail.to)}`,
+    `Subject: ${encodeSubject(mail.subject)}`,
+    `Date: ${date.toUTCString()}`,
+    `Message-ID: <${messageId}>`,
+    'MIME-Version: 1.0',
+    'Content-Type: text/plain; charset=utf-8',
+    'Content-Transfer-Encoding: 8bit',
+  ];
+  return `${headers.join('\r\n')}\r\n\r\n${mail.text.replace(/\r?\n/g, '\r\n')}\r\n`;
+}
+
+/**
+ * The embedded default: every mail becomes `<dataDir>/outbox/<timestamp>-<id>.eml` and its
+ * subject and link are logged, so a fresh install works without any mail server.
+ */
+export class OutboxTransport implements MailTransport {
+  /** Keeps file names in sending order even for mails written within one millisecond. */
+  private sequence = 0;
+
+  constructor(
+    private readonly outboxDir: string,
+    private readonly logger: MailLogger,
+    private readonly now: () => Date,
+  ) {}
+
+  async send(mail: OutgoingMail): Promise<void> {
+    await mkdir(this.outboxDir, { recursive: true });
+    const date = this.now();
+    this.sequence += 1;
+    const id = `${String(this.sequence).padStart(6, '0')}${randomBytes(4).toString('hex')}`;
+    const stamp = date.toISOString().replace(/[-:.]/g, '');
+    const domain = mail.from.split('@')[1]?.replace(/[^A-Za-z0-9.-]/g, '') ?? 'confab.localhost';
+    const path = join(this.outboxDir, `${stamp}-${id}.eml`);
+    await writeFile(path, renderEml(mail, date, `${id}@${domain}`), { mode: 0o600 });
+    this.logger.info({ subject: mail.subject, link: mail.link, file: path }, 'mail written to outbox');
+  }
+
+  async close(): Promise<void> {}
+}

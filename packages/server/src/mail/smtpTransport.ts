@@ -1,0 +1,25 @@
+import nodemailer from 'nodemailer';
+import type { MailTransport, OutgoingMail } from './transport';
+
+/** Sends through any SMTP relay given as `SMTP_URL` (smtp://user:pass@host:port). */
+export class SmtpTransport implements MailTransport {
+  private readonly transporter: nodemailer.Transporter;
+
+  constructor(smtpUrl: string) {
+    this.transporter = nodemailer.createTransport(smtpUrl);
+  }
+
+  async send(mail: OutgoingMail): Promise<void> {
+    await this.transporter.sendMail({
+      from: mail.from,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      ...(mail.html === undefined ? {} : { html: mail.html }),
+    });
+  }
+
+  async close(): Promise<void> {
+    this.transporter.close();
+  }
+}

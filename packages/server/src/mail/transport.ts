@@ -1,0 +1,25 @@
+/** An outgoing mail. `html` is optional; `text` is always sent. */
+export interface OutgoingMail {
+  to: string;
+  from: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** The one link worth logging (e.g. a reset link); logs never carry other secrets. */
+  link?: string;
+}
+
+export interface MailTransport {
+  send(mail: OutgoingMail): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Escapes a user-supplied value for an HTML mail body. */
+export function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}

@@ -1,0 +1,71 @@
+import { optionsFromEnvironment, resolveConfig, type ServerOptions } from './config';
+import { buildApp } from './http/app';
+import { createMailTransport } from './mail/index';
+import { createServiceContext, type ServiceLogger } from './services/context';
+import { createServices } from './services/index';
+import { openDatabase } from './store/database';
+import { createStore } from './store/store';
+
+/** A running server. `close()` stops listening and releases the database. */
+export interface ConfabServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** Explicit options win; environment variables fill in whatever was left undefined. */
+export function mergeOptions(explicit: ServerOptions, fromEnvironment: ServerOptions): ServerOptions {
+  const merged: Record<string, unknown> = { ...fromEnvironment };
+  for (const [key, value] of Object.entries(explicit)) if (value !== undefined) merged[key] = value;
+  return merged as ServerOptions;
+}
+
+function listeningUrl(host: string, port: number): string {
+  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shownHost}:${port}`;
+}
+
+/**
+ * Starts Confab: opens (and migrates) the database, builds the HTTP app and listens.
+ *
+ * @example
+ * const server = await startServer({ port: 0, host: '127.0.0.1', dataDir: '/tmp/confab' });
+ * console.log(server.url); await server.close();
+ */
+export async function startServer(options: ServerOptions = {}): Promise<ConfabServer> {
+  const config = resolveConfig(mergeOptions(options, optionsFromEnvironment([], process.env)));
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let url = listeningUrl(config.host, config.port);
+  // The app's logger exists only after the app is built; services log through this forwarder.
+  let log: ServiceLogger = { info() {}, warn() {}, error() {} };
+  const logger: ServiceLogger = {
+    info: (object, message) => log.info(object, message),
+    warn: (object, message) => log.warn(object, message),
+    error: (object, message) => log.error(object, message),
+  };
+  const mail = createMailTransport({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, logger, now: config.now });
+  const store = createStore(database);
+  const context = createServiceContext({ config, store, mail, logger, publicUrl: () => config.publicUrl ?? url });
+  const app = await buildApp(config, createServices(context));
+  log = app.log;
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  url = listeningUrl(config.host, port);
+  return {
+    url,
+    port,
+    dataDir: config.dataDir,
+    async close() {
+      await app.close();
+      await mail.close();
+      await database.close();
+    },
+  };
+}

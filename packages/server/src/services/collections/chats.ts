@@ -1,0 +1,203 @@
+import { fieldErrors, type FieldErrors } from '../../errors';
+import { chatsSchema } from '../../store/collections';
+import { chatHasParticipant, never } from '../../store/conditions';
+import { formatTimestamp, newRecordId, randomAlphanumeric } from '../../store/ids';
+import type { ChatMembers, ChatRow } from '../../store/repositories/chats';
+import type { RequestAuth, ServiceContext } from '../context';
+import { applyRelationModifiers, hasField, readBoolean, readString, type Body } from '../input';
+import { recordErrors, throwIfErrors } from '../recordErrors';
+import { booleanOf, collectionIds, type RecordCollection, type RecordJson } from './types';
+
+const nameMaximum = 200;
+const descriptionMaximum = 2000;
+
+function slugOf(name: string): string {
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 24);
+  return slug === '' ? 'chat' : slug;
+}
+
+function parseJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** Spec §3: confab agents are on unless false, developer agents off unless true. */
+function readAgentPermissions(value: unknown): string | undefined {
+  if (value === null) return undefined;
+  const parsed = typeof value === 'string' ? parseJson(value) : value;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  const record = parsed as Record<string, unknown>;
+  return JSON.stringify({ confab_agents: record['confab_agents'] !== false, developer_agents: record['developer_agents'] === true });
+}
+
+/** Rules of the chats collection: participants read; any user creates; admins update and delete. */
+export class ChatsCollection implements RecordCollection {
+  readonly name = 'chats';
+  readonly id = collectionIds.chats;
+  readonly table = 'chats' as const;
+  readonly schema = chatsSchema;
+  readonly relations = { creator: { target: 'users' }, participants: { target: 'users' }, admins: { target: 'users' } };
+
+  constructor(private readonly context: ServiceContext) {}
+
+  viewCondition(auth: RequestAuth) {
+    return auth.user === undefined ? never : chatHasParticipant('chats.id', auth.user.id);
+  }
+
+  async serialize(rows: readonly unknown[], _auth: RequestAuth): Promise<RecordJson[]> {
+    const chats = rows as ChatRow[];
+    const members = await this.context.store.chats.membersOf(chats.map((chat) => chat.id));
+    return chats.map((chat) => ({
+      id: chat.id,
+      collectionId: this.id,
+      collectionName: this.name,
+      name: chat.name,
+      description: chat.description,
+      creator: chat.creator ?? '',
+      participants: members.get(chat.id)?.participants ?? [],
+      admins: members.get(chat.id)?.admins ?? [],
+      email_address: chat.email_address,
+      is_inbox: booleanOf(chat.is_inbox),
+      auto_route_enabled: booleanOf(chat.auto_route_enabled),
+      auto_route_agent: chat.auto_route_agent,
+      agent_permissions: parseJson(chat.agent_permissions),
+      created: chat.created,
+      updated: chat.updated,
+    }));
+  }
+
+  private async validateMembers(errors: FieldErrors, field: string, ids: string[] | null | undefined): Promise<void> {
+    if (ids === null) {
+      errors[field] = fieldErrors.invalidValue();
+      return;
+    }
+    if (ids === undefined) return;
+    const existing = await this.context.store.users.existingIds(ids);
+    if (ids.some((id) => !existing.has(id))) errors[field] = fieldErrors.missingRecords();
+  }
+
+  /** `required` rejects blank values; `mustBePresent` also rejects an absent field (creates). */
+  private validateText(
+    errors: FieldErrors,
+    body: Body,
+    field: string,
+    limits: { maximum: number; required: boolean; mustBePresent: boolean },
+  ): string | undefined {
+    const { maximum, required, mustBePresent } = limits;
+    if (!hasField(body, field)) {
+      if (mustBePresent) errors[field] = fieldErrors.required();
+      return undefined;
+    }
+    const value = (readString(body, field) ?? '').trim();
+    if (required && value === '') errors[field] = fieldErrors.required();
+    else if (value.length > maximum) errors[field] = fieldErrors.maxText(maximum);
+    return value;
+  }
+
+  private async uniqueEmailAddress(name: string): Promise<string> {
+    for (;;) {
+      const candidate = `${slugOf(name)}-${randomAlphanumeric(6)}`;
+      if (!(await this.context.store.chats.emailAddressTaken(candidate))) return candidate;
+    }
+  }
+
+  /** The creator is forced to the caller and always becomes a participant and an admin. */
+  async create(auth: RequestAuth, body: Body) {
+    if (auth.user === undefined) throw recordErrors.createFailed();
+    const me = auth.user.id;
+    const errors: FieldErrors = {};
+    const name = this.validateText(errors, body, 'name', { maximum: nameMaximum, required: true, mustBePresent: true });
+    const description = this.validateText(errors, body, 'description', {
+      maximum: descriptionMaximum,
+      required: false,
+      mustBePresent: false,
+    });
+    const admins = applyRelationModifiers(body, 'admins', []);
+    const participants = applyRelationModifiers(body, 'participants', []);
+    await this.validateMembers(errors, 'participants', participants);
+    await this.validateMembers(errors, 'admins', admins);
+    throwIfErrors(errors, recordErrors.createFailed);
+    const adminIds = [...new Set([me, ...(admins ?? [])])];
+    const members: ChatMembers = { admins: adminIds, participants: [...new Set([me, ...(participants ?? []), ...adminIds])] };
+    const now = formatTimestamp(this.context.config.now());
+    const id = newRecordId();
+    await this.context.store.chats.insert(
+      {
+        id,
+        name: name ?? '',
+        description: description ?? '',
+        creator: me,
+        email_address: await this.uniqueEmailAddress(name ?? ''),
+        is_inbox: 0,
+        auto_route_enabled: readBoolean(body, 'auto_route_enabled') === true ? 1 : 0,
+        auto_route_agent: (readString(body, 'auto_route_agent') ?? '').trim(),
+        agent_permissions: readAgentPermissions(body['agent_permissions']) ?? null,
+        created: now,
+        updated: now,
+      },
+      members,
+    );
+    return { id };
+  }
+
+  /** Admins only; an admin never removes or demotes themselves; admins stay a subset of participants. */
+  async update(auth: RequestAuth, id: string, body: Body): Promise<void> {
+    const chat = await this.context.store.chats.findById(id);
+    const current = chat === undefined ? undefined : (await this.context.store.chats.membersOf([id])).get(id);
+    if (auth.user === undefined || chat === undefined || current === undefined || !current.admins.includes(auth.user.id)) {
+      throw recordErrors.notFound();
+    }
+    const me = auth.user.id;
+    const errors: FieldErrors = {};
+    const changes: Record<string, string | number | null> = {};
+    const name = this.validateText(errors, body, 'name', { maximum: nameMaximum, required: true, mustBePresent: false });
+    if (name !== undefined) changes['name'] = name;
+    const description = this.validateText(errors, body, 'description', {
+      maximum: descriptionMaximum,
+      required: false,
+      mustBePresent: false,
+    });
+    if (description !== undefined) changes['description'] = description;
+    if (hasField(body, 'auto_route_enabled')) changes['auto_route_enabled'] = readBoolean(body, 'auto_route_enabled') === true ? 1 : 0;
+    if (hasField(body, 'auto_route_agent')) changes['auto_route_agent'] = (readString(body, 'auto_route_agent') ?? '').trim();
+    if (hasField(body, 'agent_permissions')) {
+      const permissions = readAgentPermissions(body['agent_permissions']);
+      if (permissions === undefined && body['agent_permissions'] !== null) errors['agent_permissions'] = fieldErrors.invalidValue();
+      changes['agent_permissions'] = permissions ?? null;
+    }
+    let participants = applyRelationModifiers(body, 'participants', current.participants);
+    let admins = applyRelationModifiers(body, 'admins', current.admins);
+    await this.validateMembers(errors, 'participants', participants);
+    await this.validateMembers(errors, 'admins', admins);
+    if (participants && !participants.includes(me)) errors['participants'] = fieldErrors.invalidValue();
+    if (admins && !admins.includes(me)) errors['admins'] = fieldErrors.invalidValue();
+    throwIfErrors(errors, recordErrors.updateFailed);
+    if (participants || admins) {
+      participants = participants ?? current.participants;
+      admins = admins ?? current.admins;
+      const participantSet = new Set(participants);
+      // A promoted user joins the chat; a removed participant loses admin rights with it.
+      const removedByThisUpdate = new Set(current.participants.filter((userId) => !participantSet.has(userId)));
+      admins = admins.filter((userId) => !removedByThisUpdate.has(userId));
+      participants = [...new Set([...participants, ...admins])];
+    }
+    await this.context.store.chats.update(
+      id,
+      { ...changes, updated: formatTimestamp(this.context.config.now()) },
+      { ...(participants ? { participants } : {}), ...(admins ? { admins } : {}) },
+    );
+  }
+
+  async delete(auth: RequestAuth, id: string): Promise<void> {
+    const members = (await this.context.store.chats.membersOf([id])).get(id);
+    const chat = await this.context.store.chats.findById(id);
+    if (auth.user === undefined || chat === undefined || members === undefined || !members.admins.includes(auth.user.id)) {
+      throw recordErrors.notFound();
+    }
+    await this.context.store.chats.delete(id);
+  }
+}

@@ -1,0 +1,194 @@
+import { fieldErrors, type FieldErrors } from '../../errors';
+import { anyOf, columnEquals, columnIn, never, userSharesChatWith } from '../../store/conditions';
+import { usersSchema } from '../../store/collections';
+import { isUniqueViolation } from '../../store/database';
+import { formatTimestamp, newRecordId, randomAlphanumeric } from '../../store/ids';
+import type { UserRow } from '../../store/repositories/users';
+import type { AccountsService } from '../accounts';
+import type { RequestAuth, ServiceContext } from '../context';
+import { hasField, readBoolean, readString, type Body } from '../input';
+import { hashPassword, verifyPassword } from '../passwords';
+import { recordErrors, throwIfErrors } from '../recordErrors';
+import { registerPasswordMinimum, validateEmail, validatePasswordPair, validateUsername } from '../userValidation';
+import { booleanOf, collectionIds, type RecordCollection, type RecordJson } from './types';
+
+export const agentTypes = ['developer-agent', 'confab-agent'] as const;
+
+/** Rules of the users collection (issue 2 §2): see `viewCondition`, `create`, `update`, `delete`. */
+export class UsersCollection implements RecordCollection {
+  readonly name = 'users';
+  readonly id = collectionIds.users;
+  readonly table = 'users' as const;
+  readonly schema = usersSchema;
+  readonly relations = { created_by: { target: 'users' }, dev_room_id: { target: 'chats' } };
+
+  constructor(
+    private readonly context: ServiceContext,
+    private readonly accounts: AccountsService,
+  ) {}
+
+  /** Yourself, agents, and people you share a chat with. Guests see nobody. */
+  viewCondition(auth: RequestAuth) {
+    if (auth.user === undefined) return never;
+    return anyOf([
+      columnEquals('users.id', auth.user.id),
+      columnIn('users.type', agentTypes),
+      userSharesChatWith('users.id', auth.user.id),
+    ]);
+  }
+
+  async serialize(rows: readonly unknown[], auth: RequestAuth): Promise<RecordJson[]> {
+    return (rows as UserRow[]).map((row) => this.toJson(row, auth));
+  }
+
+  private toJson(row: UserRow, auth: RequestAuth): RecordJson {
+    const base: RecordJson = {
+      id: row.id,
+      collectionId: this.id,
+      collectionName: this.name,
+      username: row.username,
+      name: row.name,
+      type: row.type,
+      created: row.created,
+      updated: row.updated,
+    };
+    const isAgent = (agentTypes as readonly string[]).includes(row.type);
+    if (isAgent) {
+      Object.assign(base, {
+        description: row.description,
+        created_by: row.created_by ?? '',
+        site_wide_available: row.site_wide_available === null ? true : booleanOf(row.site_wide_available),
+        dev_room_id: row.dev_room_id ?? '',
+      });
+    }
+    if (auth.user?.id !== row.id) return base;
+    return {
+      ...base,
+      email: row.email,
+      emailVisibility: booleanOf(row.email_visibility),
+      verified: booleanOf(row.verified),
+      description: row.description,
+      created_by: row.created_by ?? '',
+      site_wide_available: row.site_wide_available === null ? true : booleanOf(row.site_wide_available),
+      dev_room_id: row.dev_room_id ?? '',
+      openai_api_key_encrypted: this.revealKey(row.openai_api_key_encrypted),
+      gemini_api_key_encrypted: this.revealKey(row.gemini_api_key_encrypted),
+      soft_registered: booleanOf(row.soft_registered),
+      signup_completed: booleanOf(row.signup_completed),
+      is_admin: booleanOf(row.is_admin),
+    };
+  }
+
+  private revealKey(stored: string): string {
+    if (stored === '') return '';
+    try {
+      return this.context.providerKeyCipher.decrypt(stored);
+    } catch {
+      return '';
+    }
+  }
+
+  private sealKey(plain: string): string {
+    return plain.trim() === '' ? '' : this.context.providerKeyCipher.encrypt(plain.trim());
+  }
+
+  /** Who may create which type: anyone a user; users their own developer agents; admins hosted agents. */
+  private allowedType(auth: RequestAuth, type: string): boolean {
+    // A stale token in a browser must not block registering, so anyone may create a plain user.
+    if (type === 'user') return true;
+    if (type === 'developer-agent') return auth.user !== undefined;
+    if (type === 'confab-agent') return auth.user?.is_admin === 1;
+    return false;
+  }
+
+  async create(auth: RequestAuth, body: Body) {
+    const users = this.context.store.users;
+    const type = readString(body, 'type') ?? 'user';
+    const username = readString(body, 'username')?.trim();
+    const email = readString(body, 'email')?.trim().toLowerCase();
+    const password = readString(body, 'password');
+    const errors: FieldErrors = {};
+    if (!this.allowedType(auth, type)) errors['type'] = fieldErrors.invalidValue();
+    await validateUsername(errors, users, username);
+    await validateEmail(errors, users, email, type === 'user');
+    validatePasswordPair(errors, password, readString(body, 'passwordConfirm'), registerPasswordMinimum);
+    throwIfErrors(errors, recordErrors.createFailed);
+    const now = formatTimestamp(this.context.config.now());
+    const isFirstAccount = type === 'user' && (await users.count()) === 0;
+    const row = {
+      id: newRecordId(),
+      username: username ?? '',
+      name: (readString(body, 'name') ?? '').trim().slice(0, 200),
+      email: email ?? '',
+      email_visibility: readBoolean(body, 'emailVisibility') === true ? 1 : 0,
+      verified: 0,
+      password_hash: await hashPassword(password ?? ''),
+      token_key: randomAlphanumeric(50),
+      is_admin: isFirstAccount ? 1 : 0,
+      type,
+      description: (readString(body, 'description') ?? '').trim().slice(0, 2000),
+      created_by: type === 'user' ? null : (auth.user?.id ?? null),
+      site_wide_available: hasField(body, 'site_wide_available') ? (readBoolean(body, 'site_wide_available') === false ? 0 : 1) : null,
+      dev_room_id: null,
+      api_key_hash: null,
+      openai_api_key_encrypted: '',
+      gemini_api_key_encrypted: '',
+      soft_registered: readBoolean(body, 'soft_registered') === true ? 1 : 0,
+      signup_completed: readBoolean(body, 'signup_completed') === true ? 1 : 0,
+      created: now,
+      updated: now,
+    };
+    try {
+      await users.insert(row);
+    } catch (error) {
+      // Two registrations racing for one name: the unique index decides, the loser gets a 400.
+      if (isUniqueViolation(error)) {
+        throw recordErrors.createFailed({ username: fieldErrors.identityTaken('username'), email: fieldErrors.identityTaken('email') });
+      }
+      throw error;
+    }
+    return { id: row.id, viewAs: { user: row, ip: auth.ip } };
+  }
+
+  /** Only the owner, only the spec §7 users-update fields (plus a password change with oldPassword). */
+  async update(auth: RequestAuth, id: string, body: Body): Promise<void> {
+    const row = auth.user?.id === id ? await this.context.store.users.findById(id) : undefined;
+    if (row === undefined) throw recordErrors.notFound();
+    const errors: FieldErrors = {};
+    const changes: Record<string, string | number> = {};
+    if (hasField(body, 'username')) {
+      const username = readString(body, 'username')?.trim();
+      await validateUsername(errors, this.context.store.users, username, id);
+      changes['username'] = username ?? '';
+    }
+    if (hasField(body, 'name')) changes['name'] = (readString(body, 'name') ?? '').trim().slice(0, 200);
+    if (hasField(body, 'signup_completed')) changes['signup_completed'] = readBoolean(body, 'signup_completed') === true ? 1 : 0;
+    if (hasField(body, 'site_wide_available')) {
+      changes['site_wide_available'] = readBoolean(body, 'site_wide_available') === false ? 0 : 1;
+    }
+    for (const key of ['openai_api_key_encrypted', 'gemini_api_key_encrypted'] as const) {
+      if (hasField(body, key)) changes[key] = this.sealKey(readString(body, key) ?? '');
+    }
+    const password = readString(body, 'password');
+    if (password !== undefined) {
+      validatePasswordPair(errors, password, readString(body, 'passwordConfirm'), registerPasswordMinimum);
+      const oldPassword = readString(body, 'oldPassword') ?? '';
+      if (!(await verifyPassword(row.password_hash, oldPassword))) errors['oldPassword'] = fieldErrors.invalidValue();
+    }
+    throwIfErrors(errors, recordErrors.updateFailed);
+    if (Object.keys(changes).length > 0) {
+      try {
+        await this.context.store.users.update(id, { ...changes, updated: formatTimestamp(this.context.config.now()) });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw recordErrors.updateFailed({ username: fieldErrors.identityTaken('username') });
+        throw error;
+      }
+    }
+    if (password !== undefined) await this.accounts.changePassword(id, password);
+  }
+
+  async delete(auth: RequestAuth, id: string): Promise<void> {
+    if (auth.user?.id !== id) throw recordErrors.notFound();
+    await this.context.store.users.delete(id);
+  }
+}

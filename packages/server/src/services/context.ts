@@ -1,0 +1,46 @@
+import type { ServerConfig } from '../config';
+import type { MailTransport } from '../mail/transport';
+import type { UserRow } from '../store/repositories/users';
+import type { Store } from '../store/store';
+import { ContentCipher } from './contentCipher';
+import { RateLimiter } from './rateLimiter';
+
+export interface ServiceLogger {
+  info(object: Record<string, unknown>, message: string): void;
+  warn(object: Record<string, unknown>, message: string): void;
+  error(object: Record<string, unknown>, message: string): void;
+}
+
+/** Everything services share: configuration, the store, ciphers, limits and outgoing mail. */
+export interface ServiceContext {
+  config: ServerConfig;
+  store: Store;
+  messageCipher: ContentCipher;
+  providerKeyCipher: ContentCipher;
+  rateLimiter: RateLimiter;
+  mail: MailTransport;
+  logger: ServiceLogger;
+  /** The public base URL for mailed links; filled in once the server listens. */
+  publicUrl: () => string;
+}
+
+/** Who is calling: a signed-in user, or a guest. */
+export interface RequestAuth {
+  user: UserRow | undefined;
+  ip: string;
+}
+
+export function createServiceContext(options: {
+  config: ServerConfig;
+  store: Store;
+  mail: MailTransport;
+  logger: ServiceLogger;
+  publicUrl: () => string;
+}): ServiceContext {
+  return {
+    ...options,
+    messageCipher: new ContentCipher(options.config.secret, 'message-content'),
+    providerKeyCipher: new ContentCipher(options.config.secret, 'provider-api-keys'),
+    rateLimiter: new RateLimiter(() => options.config.now().getTime()),
+  };
+}

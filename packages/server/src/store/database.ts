@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema';
+import { migrateToLatest } from './migrations/index';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface ConfabDatabase {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+interface PostgresTarget {
+  connectionString: string;
+  schema: string | undefined;
+}
+
+/**
+ * Splits `?schema=name` (or `options=-c search_path=name`) out of a PostgreSQL URL, so tests can
+ * isolate each run in a schema of its own.
+ */
+export function parsePostgresUrl(databaseUrl: string): PostgresTarget {
+  const url = new URL(databaseUrl);
+  let schema = url.searchParams.get('schema') ?? undefined;
+  url.searchParams.delete('schema');
+  const options = url.searchParams.get('options');
+  const searchPath = options?.match(/search_path=([A-Za-z0-9_]+)/)?.[1];
+  if (schema === undefined && searchPath !== undefined) schema = searchPath;
+  if (schema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
+    throw new Error('DATABASE_URL: the schema name must be a plain identifier');
+  }
+  return { connectionString: url.toString(), schema };
+}
+
+async function openPostgres(databaseUrl: string): Promise<ConfabDatabase> {
+  const target = parsePostgresUrl(databaseUrl);
+  if (target.schema !== undefined) {
+    const client = new pg.Client({ connectionString: target.connectionString });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"`);
+    } finally {
+      await client.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: target.connectionString,
+    max: 10,
+    ...(target.schema === undefined ? {} : { options: `-c search_path="${target.schema}"` }),
+  });
+  // An idle connection dropped by the server must not crash the process; the pool reconnects.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+function openSqlite(dataDir: string): ConfabDatabase {
+  const connection = new BetterSqlite3(join(dataDir, 'confab.db'));
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('busy_timeout = 5000');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** Opens the configured database and migrates it to the latest schema. */
+export async function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): Promise<ConfabDatabase> {
+  const database =
+    options.databaseUrl !== undefined && /^postgres(ql)?:/.test(options.databaseUrl)
+      ? await openPostgres(options.databaseUrl)
+      : openSqlite(options.dataDir);
+  try {
+    await migrateToLatest(database.db as Kysely<unknown>);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+/** True for a unique-constraint violation on either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -1,0 +1,88 @@
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { ChatsTable, Database } from '../schema';
+
+export type ChatRow = Selectable<ChatsTable>;
+
+export interface ChatMembers {
+  participants: string[];
+  admins: string[];
+}
+
+type MembershipTable = 'chat_participants' | 'chat_admins';
+
+async function replaceMembers(
+  transaction: Transaction<Database>,
+  table: MembershipTable,
+  chatId: string,
+  userIds: readonly string[],
+): Promise<void> {
+  await transaction.deleteFrom(table).where('chat_id', '=', chatId).execute();
+  if (userIds.length === 0) return;
+  await transaction
+    .insertInto(table)
+    .values(userIds.map((userId, position) => ({ chat_id: chatId, user_id: userId, position })))
+    .execute();
+}
+
+export class ChatsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async findById(id: string): Promise<ChatRow | undefined> {
+    return this.db.selectFrom('chats').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async insert(row: Insertable<ChatsTable>, members: ChatMembers): Promise<void> {
+    await this.db.transaction().execute(async (transaction) => {
+      await transaction.insertInto('chats').values(row).execute();
+      await replaceMembers(transaction, 'chat_participants', row.id, members.participants);
+      await replaceMembers(transaction, 'chat_admins', row.id, members.admins);
+    });
+  }
+
+  async update(id: string, changes: Updateable<ChatsTable>, members: Partial<ChatMembers>): Promise<void> {
+    await this.db.transaction().execute(async (transaction) => {
+      await transaction.updateTable('chats').set(changes).where('id', '=', id).execute();
+      if (members.participants !== undefined) {
+        await replaceMembers(transaction, 'chat_participants', id, members.participants);
+      }
+      if (members.admins !== undefined) await replaceMembers(transaction, 'chat_admins', id, members.admins);
+    });
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('chats').where('id', '=', id).execute();
+  }
+
+  async touch(id: string, updated: string): Promise<void> {
+    await this.db.updateTable('chats').set({ updated }).where('id', '=', id).execute();
+  }
+
+  async emailAddressTaken(emailAddress: string): Promise<boolean> {
+    const row = await this.db.selectFrom('chats').select('id').where('email_address', '=', emailAddress).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Participants and admins of each chat, in their stored order. */
+  async membersOf(chatIds: readonly string[]): Promise<Map<string, ChatMembers>> {
+    const members = new Map<string, ChatMembers>(chatIds.map((id) => [id, { participants: [], admins: [] }]));
+    if (chatIds.length === 0) return members;
+    const ids = [...chatIds];
+    const [participants, admins] = await Promise.all([
+      this.db.selectFrom('chat_participants').selectAll().where('chat_id', 'in', ids).orderBy('position').execute(),
+      this.db.selectFrom('chat_admins').selectAll().where('chat_id', 'in', ids).orderBy('position').execute(),
+    ]);
+    for (const row of participants) members.get(row.chat_id)?.participants.push(row.user_id);
+    for (const row of admins) members.get(row.chat_id)?.admins.push(row.user_id);
+    return members;
+  }
+
+  async isParticipant(chatId: string, userId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('chat_participants')
+      .select('chat_id')
+      .where('chat_id', '=', chatId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+}

@@ -1,0 +1,66 @@
+import { sql, type Kysely, type Selectable, type Insertable, type Updateable } from 'kysely';
+import type { Database, UsersTable } from '../schema';
+
+export type UserRow = Selectable<UsersTable>;
+
+export class UsersRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async findById(id: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Identity is a username (any case) or an e-mail (stored lower-cased). */
+  async findByIdentity(identity: string): Promise<UserRow | undefined> {
+    const lowered = identity.trim().toLowerCase();
+    if (lowered === '') return undefined;
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where((builder) => builder.or([builder(sql`lower(username)`, '=', lowered), builder('email', '=', lowered)]))
+      .executeTakeFirst();
+  }
+
+  async findByEmail(email: string): Promise<UserRow | undefined> {
+    const lowered = email.trim().toLowerCase();
+    if (lowered === '') return undefined;
+    return this.db.selectFrom('users').selectAll().where('email', '=', lowered).executeTakeFirst();
+  }
+
+  async usernameTaken(username: string, exceptId?: string): Promise<boolean> {
+    let query = this.db.selectFrom('users').select('id').where(sql`lower(username)`, '=', username.toLowerCase());
+    if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
+    return (await query.executeTakeFirst()) !== undefined;
+  }
+
+  async emailTaken(email: string): Promise<boolean> {
+    return (await this.findByEmail(email)) !== undefined;
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('users').select(sql<number | string>`count(*)`.as('count')).executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
+
+  async existingIds(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.selectFrom('users').select('id').where('id', 'in', [...ids]).execute();
+    return new Set(rows.map((row) => row.id));
+  }
+
+  async insert(row: Insertable<UsersTable>): Promise<void> {
+    await this.db.insertInto('users').values(row).execute();
+  }
+
+  async update(id: string, changes: Updateable<UsersTable>): Promise<void> {
+    await this.db.updateTable('users').set(changes).where('id', '=', id).execute();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('users').where('id', '=', id).execute();
+  }
+
+  async findByUsername(username: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where(sql`lower(username)`, '=', username.toLowerCase()).executeTakeFirst();
+  }
+}

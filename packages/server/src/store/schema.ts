@@ -1,0 +1,160 @@
+/**
+ * Table types for Kysely. Portable across SQLite and PostgreSQL: ids and timestamps are TEXT
+ * (`YYYY-MM-DD HH:MM:SS.sssZ`, UTC), booleans INTEGER 0/1, JSON as TEXT.
+ */
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  name: string;
+  email: string;
+  email_visibility: number;
+  verified: number;
+  password_hash: string;
+  /** Part of the JWT signing key: rotating it invalidates every earlier token of the user. */
+  token_key: string;
+  is_admin: number;
+  type: string;
+  description: string;
+  created_by: string | null;
+  site_wide_available: number | null;
+  dev_room_id: string | null;
+  api_key_hash: string | null;
+  openai_api_key_encrypted: string;
+  gemini_api_key_encrypted: string;
+  soft_registered: number;
+  signup_completed: number;
+  created: string;
+  updated: string;
+}
+
+export interface ChatsTable {
+  id: string;
+  name: string;
+  description: string;
+  creator: string | null;
+  email_address: string;
+  is_inbox: number;
+  auto_route_enabled: number;
+  auto_route_agent: string;
+  /** JSON text: {confab_agents?: boolean, developer_agents?: boolean} or NULL. */
+  agent_permissions: string | null;
+  created: string;
+  updated: string;
+}
+
+/** Join rows of a multi relation; `position` keeps the order the client gave. */
+export interface ChatMembersTable {
+  chat_id: string;
+  user_id: string;
+  position: number;
+}
+
+export interface MessagesTable {
+  id: string;
+  chat: string;
+  author: string;
+  /** `v1:` + base64(nonce | ciphertext | tag); never plaintext. */
+  content_encrypted: string;
+  message_type: string;
+  client_id: string | null;
+  created: string;
+  updated: string;
+}
+
+export interface FilesTable {
+  id: string;
+  chat: string;
+  uploaded_by: string | null;
+  file: string;
+  original_name: string;
+  mime_type: string;
+  size: number;
+  description: string;
+  created: string;
+  updated: string;
+}
+
+export interface PasswordResetTokensTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  expires: string;
+  used_at: string | null;
+  created: string;
+}
+
+export interface InvitationsTable {
+  id: string;
+  chat: string;
+  invited_by: string | null;
+  email: string;
+  username: string;
+  link_type: string;
+  token_hash: string;
+  expires: string;
+  accepted_by: string | null;
+  accepted_at: string | null;
+  created: string;
+  updated: string;
+}
+
+export interface ShareLinksTable {
+  id: string;
+  chat: string;
+  created_by: string | null;
+  token_hash: string;
+  expires: string;
+  max_uses: number;
+  use_count: number;
+  revoked_at: string | null;
+  created: string;
+  updated: string;
+}
+
+export interface DropsTable {
+  id: string;
+  slug: string;
+  chat: string;
+  author: string | null;
+  title: string;
+  excerpt: string;
+  content: string;
+  featured_image: string;
+  /** JSON text: string[] */
+  tags: string;
+  view_count: number;
+  like_count: number;
+  reading_time: number;
+  published_at: string;
+  created: string;
+  updated: string;
+}
+
+export interface DropReactionsTable {
+  drop_id: string;
+  user_id: string;
+  created: string;
+}
+
+export interface ChatFollowsTable {
+  chat_id: string;
+  user_id: string;
+  created: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  chats: ChatsTable;
+  chat_participants: ChatMembersTable;
+  chat_admins: ChatMembersTable;
+  messages: MessagesTable;
+  files: FilesTable;
+  password_reset_tokens: PasswordResetTokensTable;
+  invitations: InvitationsTable;
+  share_links: ShareLinksTable;
+  drops: DropsTable;
+  drop_likes: DropReactionsTable;
+  drop_bookmarks: DropReactionsTable;
+  chat_follows: ChatFollowsTable;
+}

@@ -1,0 +1,27 @@
+import type { ConfabDatabase } from './database';
+import { ChatsRepository } from './repositories/chats';
+import { FilesRepository } from './repositories/files';
+import { MessagesRepository } from './repositories/messages';
+import { PasswordResetsRepository } from './repositories/passwordResets';
+import { UsersRepository } from './repositories/users';
+
+/** Every repository over one database; services receive this and never write SQL themselves. */
+export interface Store {
+  database: ConfabDatabase;
+  users: UsersRepository;
+  chats: ChatsRepository;
+  messages: MessagesRepository;
+  files: FilesRepository;
+  passwordResets: PasswordResetsRepository;
+}
+
+export function createStore(database: ConfabDatabase): Store {
+  return {
+    database,
+    users: new UsersRepository(database.db),
+    chats: new ChatsRepository(database.db),
+    messages: new MessagesRepository(database.db),
+    files: new FilesRepository(database.db),
+    passwordResets: new PasswordResetsRepository(database.db),
+  };
+}

@@ -1,0 +1,273 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseVariants } from './support/databases';
+import { createChat, postMessage, registerUser, type RegisteredUser } from './support/fixtures';
+import { rawRequest } from './support/http';
+import { startTestServer, type TestServer } from './support/testServer';
+
+/**
+ * Every record route × {guest, participant (owner/author), chat admin, outsider, server admin},
+ * asserting the status and, for refused writes, that the database did not change.
+ */
+const variants = await databaseVariants();
+
+const roles = ['guest', 'participant', 'chatAdmin', 'outsider', 'serverAdmin'] as const;
+type Role = (typeof roles)[number];
+type Expectation = Record<Role, number>;
+
+interface World {
+  testServer: TestServer;
+  users: Record<Exclude<Role, 'guest'>, RegisteredUser>;
+  chatId: string;
+  messageId: string;
+}
+
+function tokenOf(world: World, role: Role): string | undefined {
+  return role === 'guest' ? undefined : world.users[role].pb.authStore.token;
+}
+
+interface Case {
+  route: string;
+  expected: Expectation;
+  /** Runs the call; may create a fresh target first so cases stay independent. */
+  call: (world: World, role: Role) => Promise<{ status: number; verify?: () => Promise<void> }>;
+}
+
+async function call(world: World, role: Role, method: string, path: string, body?: unknown) {
+  const token = tokenOf(world, role);
+  return rawRequest(world.testServer.url, method, path, { ...(token === undefined ? {} : { token }), ...(body === undefined ? {} : { body }) });
+}
+
+async function singleValue(world: World, sqlText: string, parameters: unknown[]): Promise<unknown> {
+  const rows = await world.testServer.probe.rows(sqlText, parameters);
+  return Object.values(rows[0] ?? {})[0];
+}
+
+const all = (status: number): Expectation => ({ guest: status, participant: status, chatAdmin: status, outsider: status, serverAdmin: status });
+
+const cases: Case[] = [
+  { route: 'GET users list', expected: all(200), call: async (world, role) => call(world, role, 'GET', '/api/collections/users/records') },
+  {
+    route: 'GET users/{participant}',
+    expected: { guest: 404, participant: 200, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => call(world, role, 'GET', `/api/collections/users/records/${world.users.participant.record.id}`),
+  },
+  { route: 'POST users (register)', expected: all(200), call: async (world, role) => {
+    const username = `reg_${role}_${Math.random().toString(36).slice(2, 8)}`;
+    return call(world, role, 'POST', '/api/collections/users/records', {
+      username, email: `${username}@example.test`, password: 'password1', passwordConfirm: 'password1',
+    });
+  } },
+  {
+    route: 'PATCH users/{participant}',
+    expected: { guest: 404, participant: 200, chatAdmin: 404, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const id = world.users.participant.record.id;
+      const name = `renamed by ${role}`;
+      const response = await call(world, role, 'PATCH', `/api/collections/users/records/${id}`, { name, is_admin: true });
+      return {
+        status: response.status,
+        verify: async () => {
+          const stored = await singleValue(world, 'select name from users where id = $1', [id]);
+          expect(stored === name).toBe(response.status === 200);
+          expect(await singleValue(world, 'select is_admin from users where id = $1', [id])).toBe(0);
+        },
+      };
+    },
+  },
+  {
+    route: 'DELETE users/{fresh participant}',
+    expected: { guest: 404, participant: 204, chatAdmin: 404, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const victim = await registerUser(world.testServer);
+      await world.users.chatAdmin.pb.collection('chats').update(world.chatId, { 'participants+': victim.record.id });
+      const path = `/api/collections/users/records/${victim.record.id}`;
+      const response =
+        role === 'participant'
+          ? await rawRequest(world.testServer.url, 'DELETE', path, { token: victim.pb.authStore.token })
+          : await call(world, role, 'DELETE', path);
+      return {
+        status: response.status,
+        verify: async () => {
+          const count = Number(await singleValue(world, 'select count(*) from users where id = $1', [victim.record.id]));
+          expect(count).toBe(response.status === 204 ? 0 : 1);
+        },
+      };
+    },
+  },
+  { route: 'GET chats list', expected: all(200), call: async (world, role) => call(world, role, 'GET', '/api/collections/chats/records') },
+  {
+    route: 'GET chats/{chat}',
+    expected: { guest: 404, participant: 200, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => call(world, role, 'GET', `/api/collections/chats/records/${world.chatId}`),
+  },
+  {
+    route: 'POST chats',
+    expected: { guest: 400, participant: 200, chatAdmin: 200, outsider: 200, serverAdmin: 200 },
+    call: async (world, role) => {
+      const before = await world.testServer.probe.count('chats');
+      const response = await call(world, role, 'POST', '/api/collections/chats/records', { name: `by ${role}` });
+      return {
+        status: response.status,
+        verify: async () => expect(await world.testServer.probe.count('chats')).toBe(before + (response.status === 200 ? 1 : 0)),
+      };
+    },
+  },
+  {
+    route: 'PATCH chats/{chat}',
+    expected: { guest: 404, participant: 404, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const name = `renamed by ${role}`;
+      const response = await call(world, role, 'PATCH', `/api/collections/chats/records/${world.chatId}`, { name });
+      return {
+        status: response.status,
+        verify: async () => {
+          expect((await singleValue(world, 'select name from chats where id = $1', [world.chatId])) === name).toBe(response.status === 200);
+        },
+      };
+    },
+  },
+  {
+    route: 'PATCH chats/{chat} participants+ self',
+    expected: { guest: 404, participant: 404, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const self = role === 'guest' ? 'nobody' : world.users[role].record.id;
+      const response = await call(world, role, 'PATCH', `/api/collections/chats/records/${world.chatId}`, { 'participants+': [self] });
+      return {
+        status: response.status,
+        verify: async () => {
+          if (role === 'outsider' || role === 'serverAdmin') {
+            const joined = await singleValue(world, 'select count(*) from chat_participants where chat_id = $1 and user_id = $2', [world.chatId, self]);
+            expect(Number(joined)).toBe(0);
+          }
+        },
+      };
+    },
+  },
+  {
+    route: 'DELETE chats/{fresh chat}',
+    expected: { guest: 404, participant: 404, chatAdmin: 204, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const chat = await createChat(world.users.chatAdmin, { participants: [world.users.participant.record.id] });
+      const response = await call(world, role, 'DELETE', `/api/collections/chats/records/${chat.id}`);
+      return {
+        status: response.status,
+        verify: async () => {
+          const count = Number(await singleValue(world, 'select count(*) from chats where id = $1', [chat.id]));
+          expect(count).toBe(response.status === 204 ? 0 : 1);
+        },
+      };
+    },
+  },
+  {
+    route: 'GET messages list of the chat',
+    expected: all(200),
+    call: async (world, role) => {
+      const filter = encodeURIComponent(`chat = "${world.chatId}"`);
+      const response = await call(world, role, 'GET', `/api/collections/messages/records?filter=${filter}`);
+      return {
+        status: response.status,
+        verify: async () => {
+          const visible = (response.body as { items: unknown[] }).items.length > 0;
+          expect(visible).toBe(role === 'participant' || role === 'chatAdmin');
+        },
+      };
+    },
+  },
+  {
+    route: 'GET messages/{message}',
+    expected: { guest: 404, participant: 200, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => call(world, role, 'GET', `/api/collections/messages/records/${world.messageId}`),
+  },
+  {
+    route: 'POST messages',
+    expected: { guest: 400, participant: 200, chatAdmin: 200, outsider: 400, serverAdmin: 400 },
+    call: async (world, role) => {
+      const before = await world.testServer.probe.count('messages');
+      const response = await call(world, role, 'POST', '/api/collections/messages/records', { chat: world.chatId, encryptedContent: `from ${role}` });
+      return {
+        status: response.status,
+        verify: async () => expect(await world.testServer.probe.count('messages')).toBe(before + (response.status === 200 ? 1 : 0)),
+      };
+    },
+  },
+  {
+    route: 'PATCH messages/{participant message}',
+    expected: { guest: 404, participant: 200, chatAdmin: 404, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const before = await singleValue(world, 'select content_encrypted from messages where id = $1', [world.messageId]);
+      const response = await call(world, role, 'PATCH', `/api/collections/messages/records/${world.messageId}`, { content: `edited by ${role}` });
+      return {
+        status: response.status,
+        verify: async () => {
+          const after = await singleValue(world, 'select content_encrypted from messages where id = $1', [world.messageId]);
+          expect(after !== before).toBe(response.status === 200);
+        },
+      };
+    },
+  },
+  {
+    route: 'DELETE messages/{fresh participant message}',
+    expected: { guest: 404, participant: 204, chatAdmin: 404, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const message = await postMessage(world.users.participant, world.chatId, 'to delete');
+      const response = await call(world, role, 'DELETE', `/api/collections/messages/records/${message.id}`);
+      return {
+        status: response.status,
+        verify: async () => {
+          const count = Number(await singleValue(world, 'select count(*) from messages where id = $1', [message.id]));
+          expect(count).toBe(response.status === 204 ? 0 : 1);
+        },
+      };
+    },
+  },
+  { route: 'GET files list', expected: all(200), call: async (world, role) => call(world, role, 'GET', '/api/collections/files/records') },
+  { route: 'GET files/{missing}', expected: all(404), call: async (world, role) => call(world, role, 'GET', '/api/collections/files/records/aaaaaaaaaaaaaaa') },
+  {
+    route: 'POST files (until the files issue)',
+    expected: all(400),
+    call: async (world, role) => call(world, role, 'POST', '/api/collections/files/records', { chat: world.chatId, description: 'x' }),
+  },
+];
+
+describe.each(variants)('access matrix ($name)', (variant) => {
+  const world = {} as World;
+
+  beforeAll(async () => {
+    world.testServer = await startTestServer(variant);
+    // The first account is the server admin; it shares no chat with the others.
+    const serverAdmin = await registerUser(world.testServer);
+    const chatAdmin = await registerUser(world.testServer);
+    const participant = await registerUser(world.testServer);
+    const outsider = await registerUser(world.testServer);
+    world.users = { serverAdmin, chatAdmin, participant, outsider };
+    world.chatId = (await createChat(chatAdmin, { participants: [participant.record.id] })).id;
+    world.messageId = (await postMessage(participant, world.chatId, 'hello')).id;
+  });
+
+  afterAll(async () => {
+    await world.testServer?.close();
+  });
+
+  const rows = cases.flatMap((testCase) => roles.map((role) => ({ testCase, role, status: testCase.expected[role] })));
+
+  it.each(rows)('$testCase.route as $role → $status', async ({ testCase, role, status }) => {
+    const result = await testCase.call(world, role);
+    expect(result.status).toBe(status);
+    await result.verify?.();
+  });
+
+  it('lists only what each role may see', async () => {
+    const guestUsers = await call(world, 'guest', 'GET', '/api/collections/users/records');
+    expect((guestUsers.body as { items: unknown[] }).items).toEqual([]);
+    const outsiderChats = await call(world, 'outsider', 'GET', '/api/collections/chats/records');
+    const outsiderChatIds = (outsiderChats.body as { items: { id: string }[] }).items.map((chat) => chat.id);
+    expect(outsiderChatIds).not.toContain(world.chatId);
+    const participantUsers = await call(world, 'participant', 'GET', '/api/collections/users/records?perPage=500');
+    const visible = (participantUsers.body as { items: { id: string; email?: string }[] }).items;
+    expect(visible.map((user) => user.id)).toContain(world.users.chatAdmin.record.id);
+    expect(visible.map((user) => user.id)).not.toContain(world.users.outsider.record.id);
+    for (const user of visible) {
+      if (user.id !== world.users.participant.record.id) expect(user).not.toHaveProperty('email');
+    }
+  });
+});
