@@ -1,6 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { workspaceAliases } from '../../vitest.shared';
+import { workspaceAliases } from '../../vitest.shared.ts';
 
 const apiTarget = process.env.CONFAB_API ?? 'http://127.0.0.1:8090';
 

@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
-import { workspaceAliases } from '../../vitest.shared';
+import { workspaceAliases } from '../../vitest.shared.ts';
 
 // Browser end-to-end tests: real confab-server + the built app + Debian's Chromium.
 export default defineProject({

@@ -1,6 +1,6 @@
 import { defineProject } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import { workspaceAliases } from '../../vitest.shared';
+import { workspaceAliases } from '../../vitest.shared.ts';
 
 export default defineProject({
   plugins: [react()],

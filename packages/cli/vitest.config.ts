@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
-import { workspaceAliases } from '../../vitest.shared';
+import { workspaceAliases } from '../../vitest.shared.ts';
 
 export default defineProject({
   resolve: { alias: workspaceAliases },
