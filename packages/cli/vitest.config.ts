@@ -7,5 +7,7 @@ export default defineProject({
     name: 'cli',
     environment: 'node',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Each case spawns the CLI through tsx: seconds under a loaded CI machine.
+    testTimeout: 30_000,
   },
 });
