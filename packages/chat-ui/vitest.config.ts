@@ -8,6 +8,7 @@ export default defineProject({
   test: {
     name: 'chat-ui',
     environment: 'jsdom',
+    testTimeout: 20_000,
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./test/setup.ts'],
   },

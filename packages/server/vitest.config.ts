@@ -6,6 +6,9 @@ export default defineProject({
   test: {
     name: 'server',
     environment: 'node',
+    // Real servers, argon2 and two databases: generous under a loaded 2-core CI machine.
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
   },
 });
