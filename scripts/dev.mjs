@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const children = [
   spawn(process.execPath, ['--conditions=@confab/source', 'node_modules/tsx/dist/cli.mjs', 'watch', 'packages/server/src/bin.ts', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' }),
-  spawn(process.execPath, ['node_modules/vite/bin/vite.js'], { cwd: `${root}apps/reference`, stdio: 'inherit' }),
+  spawn(process.execPath, [`${root}node_modules/vite/bin/vite.js`], { cwd: `${root}apps/reference`, stdio: 'inherit' }),
 ];
 const stop = () => children.forEach((child) => child.kill('SIGTERM'));
 process.on('SIGINT', stop);
