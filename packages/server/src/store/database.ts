@@ -10,6 +10,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface ConfabDatabase {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** The PostgreSQL schema the connection is pinned to, when one was given. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -54,7 +56,7 @@ async function openPostgres(databaseUrl: string): Promise<ConfabDatabase> {
   // An idle connection dropped by the server must not crash the process; the pool reconnects.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', ...(target.schema === undefined ? {} : { schema: target.schema }), close: () => db.destroy() };
 }
 
 function openSqlite(dataDir: string): ConfabDatabase {
@@ -74,7 +76,7 @@ export async function openDatabase(options: { databaseUrl: string | undefined; d
       ? await openPostgres(options.databaseUrl)
       : openSqlite(options.dataDir);
   try {
-    await migrateToLatest(database.db as Kysely<unknown>);
+    await migrateToLatest(database.db as Kysely<unknown>, database.schema);
   } catch (error) {
     await database.close();
     throw error;

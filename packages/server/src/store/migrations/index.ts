@@ -13,8 +13,14 @@ class InCodeMigrationProvider implements MigrationProvider {
 }
 
 /** Brings the schema to the latest version; throws with the failing migration's error. */
-export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
-  const migrator = new Migrator({ db, provider: new InCodeMigrationProvider() });
+export async function migrateToLatest(db: Kysely<unknown>, schema?: string): Promise<void> {
+  // With a schema, Kysely must look for its own tables there: otherwise it finds another schema's
+  // kysely_migration_lock on the same PostgreSQL server and never creates its own.
+  const migrator = new Migrator({
+    db,
+    provider: new InCodeMigrationProvider(),
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((result) => result.status === 'Error');
