@@ -144,7 +144,9 @@ describe.skipIf(postgres === null)('SQLite and PostgreSQL agree', () => {
     fc.string({ unit: fc.constantFrom(...'abdeHlow 0159%_\\"\''.split('')), maxLength: 8 }).map((value) => JSON.stringify(value)),
     fc.constantFrom('null', 'true', 'false', '0', '3', '10', '2.5', '@now', '"2026-01-12"'),
   );
-  const asciiOperand = fc.oneof(fieldName, asciiLiteral);
+  // `:lower` is left out: SQLite's LOWER folds only ASCII while PostgreSQL folds every letter, and
+  // the fixture rows hold non-ASCII text (a documented difference, not a filter bug).
+  const asciiOperand = fc.oneof(fieldName.filter((name) => !name.includes(':lower')), asciiLiteral);
   const asciiFilter = fc
     .array(fc.tuple(asciiOperand, operator, asciiOperand).map(([left, op, right]) => `${left} ${op} ${right}`), { minLength: 1, maxLength: 4 })
     .chain((parts) => fc.array(fc.constantFrom(' && ', ' || '), { minLength: parts.length - 1, maxLength: parts.length - 1 }).map((joins) => parts.reduce((all, part, index) => `${all}${joins[index - 1] ?? ''}${part}`)));
