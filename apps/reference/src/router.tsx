@@ -1,20 +1,15 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import type { ConfabClient } from '@confab/client';
-import { AppShell, ForgotPasswordScreen } from '@confab/chat-ui';
+import { ChatHome, CreateChatScreen, ForgotPasswordScreen } from '@confab/chat-ui';
+import { ChatLayout, ChatOptionsRoute, ChatRoute } from './routes/ChatRoutes';
 import { HomeRoute } from './routes/HomeRoute';
 import { LoginRoute } from './routes/LoginRoute';
-import { PrivateRoute } from './routes/PrivateRoute';
 import { RegisterRoute } from './routes/RegisterRoute';
 import { ResetPasswordRoute } from './routes/ResetPasswordRoute';
 import { RootLayout } from './routes/RootLayout';
 
 /** Spec §2 routes. Screens not built yet fall through to '/' (which is the shell when signed in). */
 export function createAppRouter(client: ConfabClient) {
-  const shell = (
-    <PrivateRoute>
-      <AppShell />
-    </PrivateRoute>
-  );
   return createBrowserRouter([
     {
       element: <RootLayout client={client} />,
@@ -24,8 +19,18 @@ export function createAppRouter(client: ConfabClient) {
         { path: 'register', element: <RegisterRoute /> },
         { path: 'forgot-password', element: <ForgotPasswordScreen /> },
         { path: 'reset-password', element: <ResetPasswordRoute /> },
-        { path: 'chat', element: shell },
-        { path: 'chat/*', element: shell },
+        {
+          path: 'chat',
+          element: <ChatLayout />,
+          children: [
+            { index: true, element: <ChatHome /> },
+            { path: 'new', element: <CreateChatScreen /> },
+            { path: ':id', element: <ChatRoute /> },
+            { path: ':id/options', element: <ChatOptionsRoute /> },
+            // Invite, drops and files screens arrive with later issues; until then the shell's home.
+            { path: '*', element: <ChatHome /> },
+          ],
+        },
         { path: '*', element: <Navigate to="/" replace /> },
       ],
     },

@@ -24,14 +24,40 @@ export { SetNewPasswordForm, RESET_REDIRECT_DELAY_MS } from './screens/ResetPass
 export type { SetNewPasswordFormProps } from './screens/ResetPasswordScreen/SetNewPasswordForm';
 export { InitializingScreen } from './screens/InitializingScreen/InitializingScreen';
 export type { InitializingScreenProps } from './screens/InitializingScreen/InitializingScreen';
-export { AppShell, EmptyChatState } from './screens/AppShell/AppShell';
+export { AppShell, ChatHome, EmptyChatState } from './screens/AppShell/AppShell';
 export type { AppShellProps } from './screens/AppShell/AppShell';
-export { Sidebar } from './screens/AppShell/Sidebar';
-export type { SidebarProps } from './screens/AppShell/Sidebar';
-export { SidebarChatList } from './screens/AppShell/SidebarChatList';
-export type { SidebarChatListProps } from './screens/AppShell/SidebarChatList';
-export { SidebarUser } from './screens/AppShell/SidebarUser';
-export type { SidebarUserProps } from './screens/AppShell/SidebarUser';
+export { ChatPage } from './screens/ChatPage/ChatPage';
+export type { ChatPageProps } from './screens/ChatPage/ChatPage';
+export { useTitleFlash, newMessagesTitle } from './screens/ChatPage/useTitleFlash';
+export type { TitleFlashOptions } from './screens/ChatPage/useTitleFlash';
+export { CreateChatScreen } from './screens/CreateChatScreen/CreateChatScreen';
+export type { CreateChatScreenProps } from './screens/CreateChatScreen/CreateChatScreen';
+export { ChatOptionsScreen } from './screens/ChatOptionsScreen/ChatOptionsScreen';
+export type { ChatOptionsScreenProps } from './screens/ChatOptionsScreen/ChatOptionsScreen';
+
+// Chat parts
+export { ChatHeader, connectionLabel } from './components/ChatHeader/ChatHeader';
+export type { ChatHeaderProps } from './components/ChatHeader/ChatHeader';
+export { MessageList } from './components/MessageList/MessageList';
+export type { MessageListProps } from './components/MessageList/MessageList';
+export { MessageListEmpty, agentSuggestions } from './components/MessageList/MessageListEmpty';
+export type { MessageListEmptyProps } from './components/MessageList/MessageListEmpty';
+export { Message, highlightText } from './components/Message/Message';
+export type { MessageProps } from './components/Message/Message';
+export { SearchResultsCard, cutSnippet } from './components/SearchResultsCard/SearchResultsCard';
+export type { SearchResultsCardProps } from './components/SearchResultsCard/SearchResultsCard';
+export { MessageInput, mentionQueryAt } from './components/MessageInput/MessageInput';
+export type { MessageInputProps } from './components/MessageInput/MessageInput';
+export { PageHeader } from './components/PageHeader/PageHeader';
+export type { PageHeaderProps } from './components/PageHeader/PageHeader';
+export { SidebarToggle } from './components/PageHeader/SidebarToggle';
+export type { SidebarToggleProps } from './components/PageHeader/SidebarToggle';
+export { Sidebar } from './components/Sidebar/Sidebar';
+export type { SidebarProps } from './components/Sidebar/Sidebar';
+export { SidebarChatList } from './components/Sidebar/SidebarChatList';
+export type { SidebarChatListProps } from './components/Sidebar/SidebarChatList';
+export { SidebarUser } from './components/Sidebar/SidebarUser';
+export type { SidebarUserProps } from './components/Sidebar/SidebarUser';
 
 // Routing policy (spec §2), router-agnostic
 export { isPublicPath, safeRedirectPath } from './routing/paths';

@@ -1,4 +1,4 @@
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { render, type RenderResult } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { vi, type Mock } from 'vitest';
@@ -22,7 +22,8 @@ export interface ConfabRenderOptions {
 
 /** A real ConfabClient over the fake backend, so screens run through the real client and SDK. */
 export function createTestClient(backend: FakeBackend): ConfabClient {
-  return new ConfabClient({ baseUrl: 'http://confab.test', fetch: backend.fetch });
+  // No socket in jsdom tests: realtime parts are driven through the store.
+  return new ConfabClient({ baseUrl: 'http://confab.test', fetch: backend.fetch, realtime: { autoConnect: false } });
 }
 
 /**
@@ -40,10 +41,12 @@ export function renderWithConfab(ui: ReactElement, options: ConfabRenderOptions 
       if (vi.isFakeTimers()) vi.advanceTimersByTime(milliseconds);
     },
   });
-  const result = render(
+  // A wrapper (not an element around ui) so rerender() keeps the provider.
+  const Wrapper = ({ children }: { children: ReactNode }) => (
     <ConfabProvider client={client} navigate={navigate} components={options.components}>
-      {ui}
-    </ConfabProvider>,
+      {children}
+    </ConfabProvider>
   );
+  const result = render(ui, { wrapper: Wrapper });
   return { ...result, client, backend, navigate, user };
 }

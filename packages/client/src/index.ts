@@ -2,8 +2,28 @@
 
 // Client
 export { ConfabClient } from './client/ConfabClient';
-export type { ConfabClientOptions, RegisterInput } from './client/ConfabClient';
+export type { ConfabClientOptions, RealtimeClientOptions, RegisterInput } from './client/ConfabClient';
 export { deriveConfigFromHost } from './client/config';
+
+// Realtime (spec §4, §7 realtime)
+export { RealtimeConnection } from './realtime/RealtimeConnection';
+export type {
+  RealtimeState,
+  RealtimeTimings,
+  RealtimeOptions,
+  RealtimeConnectionOptions,
+  RealtimeEventMap,
+  RealtimeEventType,
+  OutgoingFrame,
+} from './realtime/types';
+
+// Chats and messages (spec §7)
+export { ChatsService } from './chats/ChatsService';
+export type { ChatsServiceDependencies, CreateChatInput, ChatPatch } from './chats/ChatsService';
+export { MessagesService } from './messages/MessagesService';
+export type { MessagesOptions, MessagesServiceDependencies } from './messages/MessagesService';
+export { mergeMessages } from './messages/mergeMessages';
+export { messageFromRecord, messageFromWire, isAgentUser } from './messages/normalize';
 
 // Errors
 export { ConfabError, toConfabError, confabErrorFromResponse } from './errors';
@@ -56,7 +76,7 @@ export { messages } from './validation/messages';
 
 // State
 export { createConfabStore, initialClientState } from './store/createConfabStore';
-export type { ClientState, ClientActions, ConfabStore } from './store/createConfabStore';
+export type { ClientState, ClientActions, ConfabStore, ConnectionState } from './store/createConfabStore';
 
 // Record rules
 export {
@@ -66,6 +86,10 @@ export {
   needsAccountCompletion,
   displayNameOf,
 } from './records';
+
+// Message rendering (spec §1; src/render/ is maintained separately)
+export { renderMessageContent, createMessageRenderer, parseSearchResults } from './render';
+export type { RenderedContent, MessageRenderer } from './render';
 
 // Formatting
 export { timeAgo } from './format/timeAgo';
@@ -88,6 +112,8 @@ export type {
   MessageType,
   MessageRecord,
   NormalizedMessage,
+  MessageStatus,
+  ClientMessage,
   SearchResultItem,
   SearchResultsData,
   AgentRecord,

@@ -60,6 +60,10 @@ export interface MessageRecord extends BaseRecord {
   encryptedContent?: string;
   content?: string;
   message_type: MessageType;
+  /** Per-chat order (1, 2, 3 … without gaps), assigned by the server. */
+  seq?: number;
+  /** The sender's send_message client_id, '' when none. */
+  client_id?: string;
   expand?: { author?: UserRecord };
 }
 
@@ -77,6 +81,20 @@ export interface NormalizedMessage {
   client_id?: string;
   /** True when the author is an agent (spec §1: agent messages are marked as agent authors). */
   is_agent?: boolean;
+}
+
+/** Where an optimistic message stands: shown at once, confirmed by its new_message, or not. */
+export type MessageStatus = 'pending' | 'sent' | 'failed';
+
+/**
+ * A message of the current chat as the store holds it. Confirmed messages carry the server's
+ * seq; a pending or failed one has `seq: null`, `message_id` equal to its `client_id`, and sits
+ * after every confirmed message.
+ */
+export interface ClientMessage extends NormalizedMessage {
+  seq: number | null;
+  status: MessageStatus;
+  is_agent: boolean;
 }
 
 export interface SearchResultItem {

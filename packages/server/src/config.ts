@@ -28,6 +28,13 @@ export interface ServerOptions {
    * login limits and derived URLs see the real client. Default false.
    */
   trustProxy?: boolean;
+  /**
+   * Origins (e.g. 'https://app.example.com') whose pages may open the WebSocket besides the
+   * server's own (env CONFAB_ALLOWED_ORIGINS, comma separated). Requests without Origin are allowed.
+   */
+  allowedOrigins?: string[];
+  /** Sustained WebSocket frames per second per socket (env CONFAB_WS_FRAMES_PER_SECOND). Default 20; burst 2×. */
+  wsFramesPerSecond?: number;
   /** Test clock. */
   now?: () => Date;
 }
@@ -46,11 +53,14 @@ export interface ServerConfig {
   publicUrl: string | undefined;
   logger: boolean;
   trustProxy: boolean;
+  allowedOrigins: string[];
+  wsFramesPerSecond: number;
   environment: string;
   now: () => Date;
 }
 
 const defaultPort = 8090;
+const defaultWsFramesPerSecond = 20;
 
 /** Reads `--name value` and `--name=value` flags into a plain map. */
 export function parseFlags(argv: readonly string[]): Record<string, string> {
@@ -93,6 +103,8 @@ export function optionsFromEnvironment(
     webDir: flags['web-dir'] ?? environment['CONFAB_WEB_DIR'],
     publicUrl: environment['CONFAB_PUBLIC_URL'],
     trustProxy: ['1', 'true', 'yes'].includes((environment['CONFAB_TRUST_PROXY'] ?? '').toLowerCase()) || undefined,
+    allowedOrigins: environment['CONFAB_ALLOWED_ORIGINS']?.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''),
+    wsFramesPerSecond: environment['CONFAB_WS_FRAMES_PER_SECOND'] === undefined ? undefined : Number(environment['CONFAB_WS_FRAMES_PER_SECOND']),
   };
   return options;
 }
@@ -132,6 +144,11 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     publicUrl: nonEmpty(options.publicUrl)?.replace(/\/+$/, ''),
     logger: options.logger ?? false,
     trustProxy: options.trustProxy ?? false,
+    allowedOrigins: (options.allowedOrigins ?? []).map((origin) => origin.replace(/\/+$/, '')),
+    wsFramesPerSecond:
+      options.wsFramesPerSecond !== undefined && Number.isFinite(options.wsFramesPerSecond) && options.wsFramesPerSecond > 0
+        ? options.wsFramesPerSecond
+        : defaultWsFramesPerSecond,
     environment: process.env['NODE_ENV'] ?? 'production',
     now: options.now ?? (() => new Date()),
   };

@@ -1,5 +1,8 @@
 import { optionsFromEnvironment, resolveConfig, type ServerOptions } from './config';
 import { buildApp } from './http/app';
+import { InProcessBus, type Bus } from './realtime/bus';
+import { Gateway } from './realtime/gateway';
+import { RedisBus } from './realtime/redisBus';
 import { createMailTransport } from './mail/index';
 import { createServiceContext, type ServiceLogger } from './services/context';
 import { createServices } from './services/index';
@@ -13,6 +16,11 @@ export interface ConfabServer {
   dataDir: string;
   close(): Promise<void>;
 }
+
+/** Unsent bytes a socket may pile up before it counts as a slow consumer and is dropped. */
+const maxSocketBufferBytes = 1024 * 1024;
+/** Sockets must authenticate within this time. */
+const authTimeoutMs = 15_000;
 
 /** Explicit options win; environment variables fill in whatever was left undefined. */
 export function mergeOptions(explicit: ServerOptions, fromEnvironment: ServerOptions): ServerOptions {
@@ -46,12 +54,23 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
   };
   const mail = createMailTransport({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, logger, now: config.now });
   const store = createStore(database);
-  const context = createServiceContext({ config, store, mail, logger, publicUrl: () => config.publicUrl ?? url });
-  const app = await buildApp(config, createServices(context));
+  const onBusError = (error: unknown) => logger.error({ error: String(error) }, 'bus error');
+  const bus: Bus = config.redisUrl === undefined ? new InProcessBus(onBusError) : new RedisBus(config.redisUrl, onBusError);
+  const context = createServiceContext({ config, store, mail, bus, logger, publicUrl: () => config.publicUrl ?? url });
+  const services = createServices(context);
+  const app = await buildApp(config, services);
   log = app.log;
+  const gateway = new Gateway(app.server, services, {
+    allowedOrigins: config.allowedOrigins,
+    publicUrl: config.publicUrl,
+    limits: { framesPerSecond: config.wsFramesPerSecond, frameBurst: config.wsFramesPerSecond * 2, maxBufferedBytes: maxSocketBufferBytes },
+    authTimeoutMs,
+  });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    await gateway.close();
+    await bus.close();
     await database.close();
     throw error;
   }
@@ -63,7 +82,9 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
     port,
     dataDir: config.dataDir,
     async close() {
+      await gateway.close();
       await app.close();
+      await bus.close();
       await mail.close();
       await database.close();
     },

@@ -159,6 +159,75 @@ const cases: Case[] = [
     },
   },
   {
+    route: 'PATCH chats/{fresh chat} promote participant (admins+)',
+    expected: { guest: 404, participant: 404, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const chat = await createChat(world.users.chatAdmin, { participants: [world.users.participant.record.id] });
+      const target = world.users.participant.record.id;
+      const response = await call(world, role, 'PATCH', `/api/collections/chats/records/${chat.id}`, { 'admins+': target });
+      return {
+        status: response.status,
+        verify: async () => {
+          const admin = await singleValue(world, 'select count(*) from chat_admins where chat_id = $1 and user_id = $2', [chat.id, target]);
+          expect(Number(admin)).toBe(response.status === 200 ? 1 : 0);
+        },
+      };
+    },
+  },
+  {
+    route: 'PATCH chats/{fresh chat} demote another admin (admins-)',
+    expected: { guest: 404, participant: 404, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const chat = await createChat(world.users.chatAdmin, { participants: [world.users.participant.record.id] });
+      const helper = await registerUser(world.testServer);
+      await world.users.chatAdmin.pb.collection('chats').update(chat.id, { 'admins+': helper.record.id });
+      const response = await call(world, role, 'PATCH', `/api/collections/chats/records/${chat.id}`, { 'admins-': helper.record.id });
+      return {
+        status: response.status,
+        verify: async () => {
+          const admin = await singleValue(world, 'select count(*) from chat_admins where chat_id = $1 and user_id = $2', [chat.id, helper.record.id]);
+          expect(Number(admin)).toBe(response.status === 200 ? 0 : 1);
+        },
+      };
+    },
+  },
+  {
+    route: 'PATCH chats/{fresh chat} remove participant (participants-)',
+    expected: { guest: 404, participant: 404, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const victim = await registerUser(world.testServer);
+      const chat = await createChat(world.users.chatAdmin, { participants: [world.users.participant.record.id, victim.record.id] });
+      const response = await call(world, role, 'PATCH', `/api/collections/chats/records/${chat.id}`, { 'participants-': victim.record.id });
+      return {
+        status: response.status,
+        verify: async () => {
+          const member = await singleValue(world, 'select count(*) from chat_participants where chat_id = $1 and user_id = $2', [chat.id, victim.record.id]);
+          expect(Number(member)).toBe(response.status === 200 ? 0 : 1);
+        },
+      };
+    },
+  },
+  {
+    route: 'PATCH chats/{chat} agent settings',
+    expected: { guest: 404, participant: 404, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const before = await singleValue(world, 'select agent_permissions from chats where id = $1', [world.chatId]);
+      const permissions = { confab_agents: role !== 'chatAdmin', developer_agents: true };
+      const response = await call(world, role, 'PATCH', `/api/collections/chats/records/${world.chatId}`, {
+        agent_permissions: permissions, auto_route_enabled: true, auto_route_agent: `agent_${role}`,
+      });
+      return {
+        status: response.status,
+        verify: async () => {
+          const after = await singleValue(world, 'select agent_permissions from chats where id = $1', [world.chatId]);
+          expect(after !== before).toBe(response.status === 200 && JSON.stringify(permissions) !== before);
+          const agent = await singleValue(world, 'select auto_route_agent from chats where id = $1', [world.chatId]);
+          expect(agent === `agent_${role}`).toBe(response.status === 200);
+        },
+      };
+    },
+  },
+  {
     route: 'GET messages list of the chat',
     expected: all(200),
     call: async (world, role) => {

@@ -1,5 +1,5 @@
 import { ConfabClient, type ClientState, type UserRecord } from '@confab/client';
-import { createFakeBackend, type FakeBackend } from '../testing/fakeBackend';
+import { createFakeBackend, fakeToken, type FakeBackend } from '../testing/fakeBackend';
 
 /** Credentials stories use; the fake backend knows this account. */
 export const storyUser = { username: 'alice', email: 'alice@example.com', name: 'Alice Liddell', password: 'wonderland' };
@@ -33,15 +33,31 @@ export function createStoryClient({ signedIn = false, pending = false, configure
   client: ConfabClient;
   backend: FakeBackend;
 } {
-  const backend = createFakeBackend({ users: [storyUser] });
+  const backend = createFakeBackend({
+    users: [
+      { ...storyUser, id: storyUserRecord.id },
+      { id: 'storyuser000002', username: 'bob', email: 'bob@example.com', name: 'Bob Builder', password: 'bob-password' },
+      { id: 'storyuser000003', username: 'carol', email: 'carol@example.com', name: 'Carol', password: 'carol-password' },
+      { id: 'agent0000000001', username: 'deep', email: 'deep@agents.example', name: 'Deep Research', password: 'x', type: 'confab-agent' },
+    ],
+  });
+  // Chats given as state also exist on the fake server, so client.chats.list() finds them.
+  for (const chat of state?.chats ?? []) {
+    const participants = chat.participants.length > 0 ? chat.participants : [storyUserRecord.id];
+    backend.addChat({ ...chat, participants, admins: chat.admins.length > 0 ? chat.admins : [storyUserRecord.id], agent_permissions: chat.agent_permissions ?? null, email_address: chat.email_address ?? '', auto_route_enabled: chat.auto_route_enabled ?? false, auto_route_agent: chat.auto_route_agent ?? '' });
+  }
   backend.resetTokens.add('story-reset-token');
   if (pending) backend.hold();
   configure?.(backend);
   // An unroutable origin: should anything bypass the fake fetch it fails fast instead of
   // reaching a real server.
-  const client = new ConfabClient({ baseUrl: 'http://confab.invalid', fetch: backend.fetch });
+  const client = new ConfabClient({ baseUrl: 'http://confab.invalid', fetch: backend.fetch, realtime: { autoConnect: false } });
   client.store.setState({ initializing: false });
-  if (signedIn) client.store.setState({ user: storyUserRecord, isAuthenticated: true });
+  if (signedIn) {
+    // A session the fake server accepts, so record calls (chats, messages) work in stories.
+    client.pb.authStore.save(fakeToken(storyUserRecord.id, 24 * 3600), storyUserRecord as never);
+    client.store.setState({ user: storyUserRecord, isAuthenticated: true });
+  }
   if (state) client.store.setState(state);
   return { client, backend };
 }

@@ -12,6 +12,33 @@ export interface FakeUser {
   email: string;
   name: string;
   password: string;
+  /** 'user' unless given; 'confab-agent' or 'developer-agent' for agents. */
+  type?: string;
+}
+
+export interface FakeChat {
+  id: string;
+  name: string;
+  description: string;
+  creator: string;
+  participants: string[];
+  admins: string[];
+  email_address: string;
+  agent_permissions: { confab_agents?: boolean; developer_agents?: boolean } | null;
+  auto_route_enabled: boolean;
+  auto_route_agent: string;
+  created: string;
+  updated: string;
+}
+
+export interface FakeMessage {
+  id: string;
+  chat: string;
+  author: string;
+  content: string;
+  message_type: string;
+  seq: number;
+  created: string;
 }
 
 export type FakeRoute = (request: Request, body: Record<string, unknown>) => Response | Promise<Response>;
@@ -20,6 +47,14 @@ export interface FakeBackend {
   /** Pass to `new ConfabClient({ fetch })`. */
   fetch: typeof fetch;
   users: FakeUser[];
+  /** Chats of the record API (`chats` collection); the caller sees those they take part in. */
+  chats: FakeChat[];
+  /** Messages of the record API (`messages` collection). */
+  messages: FakeMessage[];
+  /** Adds a chat (creator = first participant, admin too unless given) and returns it. */
+  addChat(input: Partial<FakeChat> & { name: string; participants: string[] }): FakeChat;
+  /** Adds `count` messages to a chat, authored in turn by `authors`, one minute apart. */
+  addMessages(chatId: string, count: number, authors: string[], content?: (index: number) => string): FakeMessage[];
   /** Reset tokens that confirm-password-reset accepts. */
   resetTokens: Set<string>;
   /** Every request seen, as 'METHOD /path' plus its JSON body. */
@@ -63,7 +98,7 @@ export function userRecord(user: FakeUser): Record<string, unknown> {
     username: user.username,
     email: user.email,
     name: user.name,
-    type: 'user',
+    type: user.type ?? 'user',
     emailVisibility: false,
     verified: false,
     soft_registered: false,
@@ -79,8 +114,10 @@ function nextId(): string {
   return `user${String(idCounter).padStart(11, '0')}`;
 }
 
-export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'>> } = {}): FakeBackend {
-  const users: FakeUser[] = (options.users ?? []).map((user) => ({ ...user, id: nextId() }));
+export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> & { id?: string }> } = {}): FakeBackend {
+  const users: FakeUser[] = (options.users ?? []).map((user) => ({ ...user, id: user.id ?? nextId() }));
+  const chats: FakeChat[] = [];
+  const messages: FakeMessage[] = [];
   const resetTokens = new Set<string>();
   const requests: FakeBackend['requests'] = [];
   const overrides = new Map<string, FakeRoute>();
@@ -130,20 +167,61 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'>>
     },
   };
 
+  const records = createRecordRoutes({ users, chats, messages });
+
   const handle = async (request: Request): Promise<Response> => {
     if (gate !== null) await gate;
     const url = new URL(request.url);
     const route = `${request.method} ${url.pathname}`;
-    const text = request.method === 'GET' ? '' : await request.text();
+    const text = request.method === 'GET' || request.method === 'DELETE' ? '' : await request.text();
     const body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
     requests.push({ route, body });
     const handler = overrides.get(route) ?? routes[route];
-    return handler ? handler(request, body) : errorResponse(404, "The requested resource wasn't found.");
+    if (handler) return handler(request, body);
+    const recordResponse = records(request, url, body);
+    return recordResponse ?? errorResponse(404, "The requested resource wasn't found.");
   };
 
   return {
     fetch: (input, init) => handle(new Request(input, init)),
     users,
+    chats,
+    messages,
+    addChat: (input) => {
+      const creator = input.creator ?? input.participants[0] ?? '';
+      const chat: FakeChat = {
+        id: input.id ?? nextRecordId('chat'),
+        description: '',
+        creator,
+        admins: [creator],
+        email_address: `${input.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-abc123`,
+        agent_permissions: null,
+        auto_route_enabled: false,
+        auto_route_agent: '',
+        created: stamp(0),
+        updated: stamp(0),
+        ...input,
+      };
+      chats.push(chat);
+      return chat;
+    },
+    addMessages: (chatId, count, authors, content = (index) => `Message ${index + 1}`) => {
+      const start = messages.filter((message) => message.chat === chatId).length;
+      const added = Array.from({ length: count }, (_, offset): FakeMessage => {
+        const index = start + offset;
+        return {
+          id: nextRecordId('msg'),
+          chat: chatId,
+          author: authors[index % authors.length] ?? '',
+          content: content(index),
+          message_type: 'regular',
+          seq: index + 1,
+          created: stamp(index),
+        };
+      });
+      messages.push(...added);
+      return added;
+    },
     resetTokens,
     requests,
     override: (route, handler) => overrides.set(route, handler),
@@ -157,5 +235,161 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'>>
       });
       return release;
     },
+  };
+}
+
+let recordCounter = 0;
+function nextRecordId(prefix: string): string {
+  recordCounter += 1;
+  return `${prefix}${String(recordCounter).padStart(15 - prefix.length, '0')}`;
+}
+
+/** PocketBase date text `minutes` after 2026-01-01 00:00. */
+function stamp(minutes: number): string {
+  return new Date(Date.UTC(2026, 0, 1) + minutes * 60_000).toISOString().replace('T', ' ');
+}
+
+function callerId(request: Request): string | null {
+  const token = (request.headers.get('Authorization') ?? '').replace(/^Bearer /, '');
+  const payload = token.split('.')[1];
+  if (!payload) return null;
+  try {
+    return (JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { id?: string }).id ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function applyRelationPatch(current: string[], body: Record<string, unknown>, field: string): string[] {
+  let next = Array.isArray(body[field]) ? (body[field] as string[]).map(String) : current;
+  const add = body[`${field}+`];
+  const remove = body[`${field}-`];
+  if (add !== undefined) next = [...new Set([...next, ...([] as unknown[]).concat(add).map(String)])];
+  if (remove !== undefined) {
+    const removed = new Set(([] as unknown[]).concat(remove).map(String));
+    next = next.filter((id) => !removed.has(id));
+  }
+  return next;
+}
+
+/** The `chats` and `messages` collections of the record API, enough for the chat screens. */
+function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messages: FakeMessage[] }) {
+  const userJson = (id: string) => {
+    const user = data.users.find((candidate) => candidate.id === id);
+    return user ? { ...userRecord(user), email: undefined } : undefined;
+  };
+  const chatJson = (chat: FakeChat, expand: string) => {
+    const wanted = expand.split(',');
+    const expanded: Record<string, unknown> = {};
+    if (wanted.includes('participants')) expanded['participants'] = chat.participants.map(userJson).filter(Boolean);
+    if (wanted.includes('admins')) expanded['admins'] = chat.admins.map(userJson).filter(Boolean);
+    return { collectionId: 'chats', collectionName: 'chats', ...chat, expand: expanded };
+  };
+  const messageJson = (message: FakeMessage, expand: string) => ({
+    collectionId: 'messages',
+    collectionName: 'messages',
+    ...message,
+    updated: message.created,
+    expand: expand.includes('author') ? { author: userJson(message.author) } : {},
+  });
+  const page = <T,>(items: T[], url: URL) => {
+    const perPage = Number(url.searchParams.get('perPage') ?? 30);
+    const pageNumber = Number(url.searchParams.get('page') ?? 1);
+    return {
+      page: pageNumber,
+      perPage,
+      totalItems: items.length,
+      totalPages: Math.max(1, Math.ceil(items.length / perPage)),
+      items: items.slice((pageNumber - 1) * perPage, pageNumber * perPage),
+    };
+  };
+
+  return (request: Request, url: URL, body: Record<string, unknown>): Response | null => {
+    const match = /^\/api\/collections\/(chats|messages)\/records(?:\/([^/]+))?$/.exec(url.pathname);
+    if (match === null) return null;
+    const [, collection, id] = match;
+    const caller = callerId(request);
+    if (caller === null) return errorResponse(401, 'The request requires valid record authorization token.');
+    const expand = url.searchParams.get('expand') ?? '';
+    const sort = url.searchParams.get('sort') ?? '';
+    const filter = url.searchParams.get('filter') ?? '';
+
+    if (collection === 'chats') {
+      const visible = data.chats.filter((chat) => chat.participants.includes(caller));
+      const chat = id === undefined ? undefined : visible.find((candidate) => candidate.id === id);
+      if (id !== undefined && chat === undefined) return errorResponse(404, "The requested resource wasn't found.");
+      if (request.method === 'GET' && chat) return json(200, chatJson(chat, expand));
+      if (request.method === 'GET') {
+        const sorted = [...visible].sort((a, b) => (sort === '-updated' ? b.updated.localeCompare(a.updated) : 0));
+        const result = page(sorted, url);
+        return json(200, { ...result, items: result.items.map((item) => chatJson(item, expand)) });
+      }
+      if (request.method === 'POST') {
+        const name = String(body['name'] ?? '').trim();
+        if (name === '') return errorResponse(400, 'Failed to create record.', { name: { code: 'validation_required', message: 'Cannot be blank.' } });
+        const created: FakeChat = {
+          id: nextRecordId('chat'),
+          name,
+          description: String(body['description'] ?? ''),
+          creator: caller,
+          participants: [caller],
+          admins: [caller],
+          email_address: `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-x1y2z3`,
+          agent_permissions: null,
+          auto_route_enabled: false,
+          auto_route_agent: '',
+          created: stamp(0),
+          updated: stamp(0),
+        };
+        data.chats.push(created);
+        return json(200, chatJson(created, expand));
+      }
+      if (chat === undefined) return errorResponse(400, 'Missing record id.');
+      if (!chat.admins.includes(caller)) return errorResponse(403, 'Only admins can change this chat.');
+      if (request.method === 'DELETE') {
+        data.chats.splice(data.chats.indexOf(chat), 1);
+        return new Response(null, { status: 204 });
+      }
+      if (request.method === 'PATCH') {
+        if (typeof body['name'] === 'string') chat.name = body['name'].trim();
+        if (typeof body['description'] === 'string') chat.description = body['description'];
+        chat.participants = applyRelationPatch(chat.participants, body, 'participants');
+        chat.admins = applyRelationPatch(chat.admins, body, 'admins').filter((admin) => chat.participants.includes(admin));
+        if (body['agent_permissions'] !== undefined) chat.agent_permissions = body['agent_permissions'] as FakeChat['agent_permissions'];
+        if (typeof body['auto_route_enabled'] === 'boolean') chat.auto_route_enabled = body['auto_route_enabled'];
+        if (typeof body['auto_route_agent'] === 'string') chat.auto_route_agent = body['auto_route_agent'];
+        return json(200, chatJson(chat, expand));
+      }
+      return null;
+    }
+
+    // messages
+    const chatId = /chat\s*=\s*["']([^"']+)["']/.exec(filter)?.[1];
+    const beforeSeq = /seq\s*<\s*(\d+)/.exec(filter)?.[1];
+    if (request.method === 'GET') {
+      let items = data.messages.filter((message) => chatId === undefined || message.chat === chatId);
+      items = items.filter((message) => data.chats.some((chat) => chat.id === message.chat && chat.participants.includes(caller)));
+      if (beforeSeq !== undefined) items = items.filter((message) => message.seq < Number(beforeSeq));
+      const descending = sort.startsWith('-');
+      items = [...items].sort((a, b) => (descending ? b.seq - a.seq : a.seq - b.seq));
+      const result = page(items, url);
+      return json(200, { ...result, items: result.items.map((item) => messageJson(item, expand)) });
+    }
+    if (request.method === 'POST') {
+      const target = String(body['chat'] ?? '');
+      const seq = data.messages.filter((message) => message.chat === target).length + 1;
+      const message: FakeMessage = {
+        id: nextRecordId('msg'),
+        chat: target,
+        author: caller,
+        content: String(body['encryptedContent'] ?? body['content'] ?? ''),
+        message_type: String(body['message_type'] ?? 'regular'),
+        seq,
+        created: stamp(seq),
+      };
+      data.messages.push(message);
+      return json(200, messageJson(message, expand));
+    }
+    return null;
   };
 }

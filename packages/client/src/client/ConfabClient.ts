@@ -1,6 +1,11 @@
 import PocketBase, { BaseAuthStore, LocalAuthStore } from 'pocketbase';
 import type { SendOptions } from 'pocketbase';
+import { ChatsService } from '../chats/ChatsService';
 import { ConfabError, confabErrorFromResponse, toConfabError } from '../errors';
+import { MessagesService } from '../messages/MessagesService';
+import type { MessagesOptions } from '../messages/MessagesService';
+import { RealtimeConnection } from '../realtime/RealtimeConnection';
+import type { RealtimeOptions } from '../realtime/types';
 import { createConfabStore } from '../store/createConfabStore';
 import type { ConfabStore } from '../store/createConfabStore';
 import type { AppConfig, UserRecord } from '../types';
@@ -14,6 +19,18 @@ export interface ConfabClientOptions {
   authStore?: BaseAuthStore;
   /** Used for every request (SDK and product endpoints); defaults to the global fetch. */
   fetch?: typeof fetch;
+  /** Realtime timings (spec defaults), the WebSocket constructor, and whether auth connects it. */
+  realtime?: RealtimeClientOptions;
+  /** Send timeout and history page size of client.messages. */
+  messages?: MessagesOptions;
+}
+
+export interface RealtimeClientOptions extends RealtimeOptions {
+  /**
+   * Default true: initialize() with a valid session, login() and register() connect the realtime
+   * connection. Scripts that only use the record API pass false (or call realtime.connect() themselves).
+   */
+  autoConnect?: boolean;
 }
 
 export interface RegisterInput {
@@ -43,7 +60,14 @@ const defaultServerUrl = 'http://127.0.0.1:8090';
 export class ConfabClient {
   readonly pb: PocketBase;
   readonly store: ConfabStore;
+  /** The gateway WebSocket; its state is mirrored in store.connectionState / isConnected. */
+  readonly realtime: RealtimeConnection;
+  /** Chats through the record API, kept in store.chats. */
+  readonly chats: ChatsService;
+  /** The open chat's messages in store.messages, and sending. */
+  readonly messages: MessagesService;
   private readonly fetchFunction: typeof fetch;
+  private readonly autoConnect: boolean;
   private config: AppConfig | null = null;
 
   constructor(options: ConfabClientOptions = {}) {
@@ -57,7 +81,31 @@ export class ConfabClient {
       this.pb.beforeSend = (url: string, sendOptions: SendOptions) => ({ url, options: { ...sendOptions, fetch: injected } });
     }
     this.store = createConfabStore();
-    this.pb.authStore.onChange(() => this.syncUserFromAuthStore());
+    const { autoConnect = true, ...realtimeOptions } = options.realtime ?? {};
+    this.autoConnect = autoConnect;
+    this.realtime = new RealtimeConnection({
+      ...realtimeOptions,
+      url: async () => (await this.loadConfig()).websocket_url,
+      token: () => (this.pb.authStore.isValid ? this.pb.authStore.token : null),
+    });
+    this.realtime.on('state', ({ state }) => this.store.actions.setConnectionState(state));
+    const currentUser = () => this.requireUser();
+    this.messages = new MessagesService(
+      { pb: this.pb, store: this.store, realtime: this.realtime, currentUser, getChat: (chatId) => this.chats.get(chatId) },
+      options.messages,
+    );
+    this.chats = new ChatsService({
+      pb: this.pb,
+      store: this.store,
+      realtime: this.realtime,
+      currentUser,
+      onChatGone: (chatId) => this.messages.closeChat(chatId),
+    });
+    this.pb.authStore.onChange(() => {
+      this.syncUserFromAuthStore();
+      // Signed out, possibly in another tab: the socket must not outlive the session.
+      if (!this.pb.authStore.isValid) this.disconnect();
+    });
   }
 
   /** The absolute origin requests go to. */
@@ -102,12 +150,14 @@ export class ConfabClient {
       this.syncUserFromAuthStore();
       this.store.actions.setInitializing(false);
     }
+    this.connectIfSignedIn();
   }
 
   /** Password login with a username or e-mail as identity. Rejects with a ConfabError. */
   async login(identity: string, password: string): Promise<UserRecord> {
     try {
       const result = await this.pb.collection(usersCollection).authWithPassword<UserRecord>(identity, password);
+      this.connectIfSignedIn();
       return result.record;
     } catch (error) {
       throw toConfabError(error);
@@ -134,8 +184,9 @@ export class ConfabClient {
     return this.login(input.username.trim(), input.password);
   }
 
-  /** Clears the session and the client state. */
+  /** Clears the session and the client state, and closes the realtime connection for good. */
   logout(): void {
+    this.disconnect();
     this.pb.authStore.clear();
     this.store.actions.reset();
   }
@@ -193,6 +244,15 @@ export class ConfabClient {
     } catch (error) {
       throw toConfabError(error);
     }
+  }
+
+  private connectIfSignedIn(): void {
+    if (this.autoConnect && this.pb.authStore.isValid) this.realtime.connect();
+  }
+
+  private disconnect(): void {
+    this.messages.clear();
+    this.realtime.close();
   }
 
   private syncUserFromAuthStore(): void {

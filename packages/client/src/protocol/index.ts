@@ -1,11 +1,13 @@
 /**
  * Wire types of the realtime WebSocket (spec §7 "Realtime messages"), shared by the client and
  * @confab/server through the `@confab/client/protocol` entry. Every frame is one JSON object
- * with a `type`. Types only: nothing here runs.
+ * with a `type`. Types and a few constants only: no behaviour.
  *
  * Additions must stay backward compatible: new optional fields, new frame types that old peers
  * may ignore.
  */
+
+import type { ChatRecord } from '../types';
 
 /** The message as the gateway sends it (the spec's normalised message form). */
 export interface WireMessage {
@@ -18,9 +20,14 @@ export interface WireMessage {
   /** ISO 8601 / PocketBase datetime of creation. */
   created_at: string;
   message_type: 'regular' | 'email' | 'search' | (string & {});
+  /** Per-chat sequence number (1, 2, 3 … without gaps) assigned by the server: the order of a chat. */
+  seq: number;
   /** True when the author is an agent. */
-  is_agent?: boolean;
+  is_agent: boolean;
 }
+
+/** The chat record JSON as the record API returns it, participants and admins expanded. */
+export type WireChat = ChatRecord;
 
 // Client → server
 
@@ -32,6 +39,16 @@ export interface AuthenticateWithTokenFrame {
 
 export interface JoinChatFrame {
   type: 'join_chat';
+  chat_id: string;
+  /**
+   * Resume point: every message with seq > after_seq is replayed in order before `joined`.
+   * Absent: live messages only.
+   */
+  after_seq?: number;
+}
+
+export interface LeaveChatFrame {
+  type: 'leave_chat';
   chat_id: string;
 }
 
@@ -49,7 +66,7 @@ export interface PingFrame {
   timestamp: number;
 }
 
-export type ClientFrame = AuthenticateWithTokenFrame | JoinChatFrame | SendMessageFrame | PingFrame;
+export type ClientFrame = AuthenticateWithTokenFrame | JoinChatFrame | LeaveChatFrame | SendMessageFrame | PingFrame;
 
 // Server → client
 
@@ -77,14 +94,94 @@ export interface PongFrame {
   timestamp?: number;
 }
 
-export interface ErrorFrame {
-  type: 'error';
-  message: string;
-  /** A stable machine-readable code, e.g. 'not_authenticated', 'not_a_participant', 'invalid_frame'. */
-  code?: string;
+/** Sent after a join_chat (and after its replay, if any). */
+export interface JoinedFrame {
+  type: 'joined';
+  chat_id: string;
+  /** The chat's highest seq when the replay ended (0 for an empty chat). */
+  last_seq: number;
+  /** True when the replay stopped at its cap: page the rest (seq ≤ last_seq) through the record API. */
+  has_more?: boolean;
 }
 
-export type ServerFrame = AuthSuccessFrame | AuthErrorFrame | NewMessageFrame | PongFrame | ErrorFrame;
+export interface LeftFrame {
+  type: 'left';
+  chat_id: string;
+}
+
+/** The user was added to a chat. */
+export interface ChatAddedFrame {
+  type: 'chat_added';
+  chat: WireChat;
+}
+
+/** A chat of the user changed (name, description, members, settings). */
+export interface ChatUpdatedFrame {
+  type: 'chat_updated';
+  chat: WireChat;
+}
+
+/** The user was removed from the chat; their sockets have already left it. */
+export interface ChatRemovedFrame {
+  type: 'chat_removed';
+  chat_id: string;
+}
+
+export interface ChatDeletedFrame {
+  type: 'chat_deleted';
+  chat_id: string;
+}
+
+/** Stable codes of error frames. */
+export const errorCodes = [
+  'invalid_frame',
+  'frame_too_large',
+  'not_authenticated',
+  'not_a_participant',
+  'invalid_message',
+  'rate_limited',
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+/** Any malformed or refused frame; the socket stays open except after frame_too_large (close 1009). */
+export interface ErrorFrame {
+  type: 'error';
+  code: ErrorCode | (string & {});
+  message: string;
+  /** Identifies the refused frame when it carried one (e.g. the client_id of a send_message). */
+  ref?: string;
+}
+
+export type ServerFrame =
+  | AuthSuccessFrame
+  | AuthErrorFrame
+  | NewMessageFrame
+  | JoinedFrame
+  | LeftFrame
+  | ChatAddedFrame
+  | ChatUpdatedFrame
+  | ChatRemovedFrame
+  | ChatDeletedFrame
+  | PongFrame
+  | ErrorFrame;
 
 export type ClientFrameType = ClientFrame['type'];
 export type ServerFrameType = ServerFrame['type'];
+
+/** Close codes the server uses. */
+export const closeCodes = {
+  /** authError, or a password change revoked the session: do not reconnect with the same token. */
+  authenticationFailed: 4001,
+  /** frame_too_large. */
+  messageTooBig: 1009,
+} as const;
+
+/** The largest frame the server accepts, in bytes (64 KiB). */
+export const maxFrameBytes = 64 * 1024;
+
+/** The longest message content the server accepts after trimming, in characters. */
+export const maxMessageLength = 10_000;
+
+/** The most messages a join_chat replays before answering joined with has_more. */
+export const maxReplayMessages = 500;

@@ -64,4 +64,22 @@ describe('createConfabStore', () => {
     store.actions.reset();
     expect(store.getState()).toEqual({ ...initialClientState, initializing: false });
   });
+
+  it('keeps isConnected and connectionState in step, whichever is set, and keeps the connection on reset', () => {
+    const store = createConfabStore();
+    expect(store.getState()).toMatchObject({ connectionState: 'idle', isConnected: false });
+    store.actions.setConnectionState('connected');
+    expect(store.getState().isConnected).toBe(true);
+    store.setState({ isConnected: false });
+    expect(store.getState().connectionState).toBe('closed');
+    store.setState({ isConnected: true });
+    expect(store.getState().connectionState).toBe('connected');
+    store.actions.setConnectionState('connecting');
+    expect(store.getState().isConnected).toBe(false);
+    store.actions.setConnected(false);
+    expect(store.getState().connectionState).toBe('connecting');
+    store.actions.setConnectionState('connected');
+    store.actions.reset();
+    expect(store.getState()).toMatchObject({ connectionState: 'connected', isConnected: true, user: null });
+  });
 });

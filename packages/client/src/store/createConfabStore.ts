@@ -1,7 +1,10 @@
 import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
 import { isChatAdmin } from '../records';
-import type { AgentRecord, ChatRecord, NormalizedMessage, UserRecord } from '../types';
+import type { AgentRecord, ChatRecord, ClientMessage, UserRecord } from '../types';
+
+/** The realtime connection's state (spec §4): idle until the first connect. */
+export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'closed';
 
 /** Client state of spec §3, held in a framework-agnostic zustand vanilla store. */
 export interface ClientState {
@@ -10,8 +13,19 @@ export interface ClientState {
   isAuthenticated: boolean;
   user: UserRecord | null;
   chats: ChatRecord[];
+  /** True while client.chats.list() runs. */
+  chatsLoading: boolean;
+  /** The message of the last failed chat-list load, null after a success. */
+  chatsError: string | null;
   currentChat: ChatRecord | null;
-  messages: NormalizedMessage[];
+  /** The current chat's messages: confirmed ones by seq, then pending and failed ones. */
+  messages: ClientMessage[];
+  /** True while the current chat has history older than its first loaded message. */
+  hasOlderMessages: boolean;
+  /** True while a page of the current chat's messages loads. */
+  loadingMessages: boolean;
+  connectionState: ConnectionState;
+  /** Kept equal to connectionState === 'connected'; setting either updates the other. */
   isConnected: boolean;
   agents: AgentRecord[];
   sidebarOpen: boolean;
@@ -25,12 +39,16 @@ export interface ClientActions {
   setUser(user: UserRecord | null): void;
   setChats(chats: ChatRecord[]): void;
   setCurrentChat(chat: ChatRecord | null): void;
-  setMessages(messages: NormalizedMessage[]): void;
+  setMessages(messages: ClientMessage[]): void;
   setConnected(isConnected: boolean): void;
+  setConnectionState(connectionState: ConnectionState): void;
   setAgents(agents: AgentRecord[]): void;
   setSidebarOpen(sidebarOpen: boolean): void;
   setInitializing(initializing: boolean): void;
-  /** Back to the signed-out state; `initializing` is kept, since the app has already started. */
+  /**
+   * Back to the signed-out state. `initializing` is kept, since the app has already started, and
+   * so is the connection state, which mirrors the realtime connection rather than the session.
+   */
   reset(): void;
 }
 
@@ -41,8 +59,13 @@ export const initialClientState: ClientState = {
   isAuthenticated: false,
   user: null,
   chats: [],
+  chatsLoading: false,
+  chatsError: null,
   currentChat: null,
   messages: [],
+  hasOlderMessages: false,
+  loadingMessages: false,
+  connectionState: 'idle',
   isConnected: false,
   agents: [],
   sidebarOpen: false,
@@ -68,10 +91,14 @@ export function createConfabStore(initial: Partial<ClientState> = {}): ConfabSto
     setCurrentChat: (currentChat) => set({ currentChat }),
     setMessages: (messages) => set({ messages }),
     setConnected: (isConnected) => set({ isConnected }),
+    setConnectionState: (connectionState) => set({ connectionState }),
     setAgents: (agents) => set({ agents }),
     setSidebarOpen: (sidebarOpen) => set({ sidebarOpen }),
     setInitializing: (initializing) => set({ initializing }),
-    reset: () => store.setState({ ...initialClientState, initializing: store.getState().initializing }, true),
+    reset: () => {
+      const { initializing, connectionState } = store.getState();
+      store.setState({ ...initialClientState, initializing, connectionState, isConnected: connectionState === 'connected' }, true);
+    },
   };
   return Object.assign(store, { actions });
 }
@@ -79,6 +106,22 @@ export function createConfabStore(initial: Partial<ClientState> = {}): ConfabSto
 function withDerived(state: ClientState): ClientState {
   const isCurrentUserAdmin = isChatAdmin(state.currentChat, state.user?.id);
   return isCurrentUserAdmin === state.isCurrentUserAdmin ? state : { ...state, isCurrentUserAdmin };
+}
+
+/*
+ * connectionState is the source of truth, but screens and stories written before it existed set
+ * isConnected alone; whichever of the two the update names wins.
+ */
+function syncConnection(next: ClientState, update: Partial<ClientState>): ClientState {
+  if ('connectionState' in update) {
+    const isConnected = next.connectionState === 'connected';
+    return isConnected === next.isConnected ? next : { ...next, isConnected };
+  }
+  if ('isConnected' in update) {
+    if (next.isConnected) return next.connectionState === 'connected' ? next : { ...next, connectionState: 'connected' };
+    return next.connectionState === 'connected' ? { ...next, connectionState: 'closed' } : next;
+  }
+  return next;
 }
 
 /*
@@ -94,7 +137,7 @@ function deriveOnEverySet(store: StoreApi<ClientState>): void {
     const current = store.getState();
     const update = typeof partial === 'function' ? partial(current) : partial;
     const next = replace === true ? (update as ClientState) : { ...current, ...update };
-    baseSetState(withDerived(next), true);
+    baseSetState(withDerived(syncConnection(next, update)), true);
   };
   store.setState = setState as StoreApi<ClientState>['setState'];
 }

@@ -1,6 +1,9 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ChatRecord, MessageRecord } from '../types';
+import { routeRecords } from './fakeRecords';
+import type { FakeRecordsState } from './fakeRecords';
 
 /*
  * A tiny HTTP server answering the few routes ConfabClient uses, in the PocketBase wire shape
@@ -27,6 +30,12 @@ export interface FakeServer {
   users: FakeUser[];
   /** Override the answer of GET /api/config: a status and body, or 'default'. */
   configAnswer: { status: number; body: unknown } | 'default';
+  /** The chats and messages collections (fakeRecords.ts); tests seed and inspect them. */
+  records: FakeRecordsState;
+  /** Stores a message with the next seq of its chat. */
+  addMessage(chatId: string, authorId: string, content: string): MessageRecord;
+  /** Stores a chat with these members (the first participant is creator and admin by default). */
+  addChat(chat: Partial<ChatRecord> & { id: string; participants: string[] }): ChatRecord;
   issueToken(userId: string, lifetimeSeconds?: number): string;
   close(): Promise<void>;
 }
@@ -37,7 +46,7 @@ export async function startFakeServer(): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
   const users: FakeUser[] = [{ id: 'alice0000000001', username: 'alice', email: 'alice@example.com', password: 'correct-horse' }];
   const validTokens = new Map<string, string>();
-  const state: Pick<FakeServer, 'configAnswer'> = { configAnswer: 'default' };
+  const state: Pick<FakeServer, 'configAnswer' | 'records'> = { configAnswer: 'default', records: { chats: [], messages: [] } };
   let tokenCounter = 0;
 
   const issueToken = (userId: string, lifetimeSeconds = 3600): string => {
@@ -62,9 +71,17 @@ export async function startFakeServer(): Promise<FakeServer> {
     updated: '2026-01-01 00:00:00.000Z',
   });
 
+  const userRecord = (id: string) => {
+    const user = users.find((candidate) => candidate.id === id);
+    return user === undefined ? undefined : recordOf(user);
+  };
+
   const route = (request: RecordedRequest): Answer => {
     const path = request.path.split('?')[0];
     const body = (request.body ?? {}) as Record<string, string>;
+    const userId = validTokens.get(String(request.headers['authorization'] ?? ''));
+    const recordsAnswer = routeRecords(state.records, { method: request.method, path: request.path, body, userId, userRecord });
+    if (recordsAnswer !== null) return recordsAnswer;
     if (request.method === 'GET' && path === '/api/config') {
       if (state.configAnswer !== 'default') return state.configAnswer;
       return { status: 200, body: { api_base_url: 'https://api.confab.test', websocket_url: 'wss://api.confab.test/api/ws', environment: 'test', public_domain: 'confab.test' } };
@@ -129,7 +146,13 @@ export async function startFakeServer(): Promise<FakeServer> {
         body: text === '' ? undefined : JSON.parse(text),
       };
       requests.push(request);
-      const answer = route(request);
+      let answer: Answer;
+      try {
+        answer = route(request);
+      } catch (error) {
+        // A 500 fails the test with a visible reason instead of hanging the request.
+        answer = { status: 500, body: { status: 500, message: String(error), data: {} } };
+      }
       if (answer.body === undefined) {
         outgoing.writeHead(answer.status).end();
         return;
@@ -140,8 +163,47 @@ export async function startFakeServer(): Promise<FakeServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
+  const addMessage = (chatId: string, authorId: string, content: string): MessageRecord => {
+    const seq = state.records.messages.filter((message) => message.chat === chatId).length + 1;
+    const created = new Date(Date.UTC(2026, 0, 1) + seq * 1000).toISOString().replace('T', ' ');
+    const message: MessageRecord = {
+      id: `m${chatId.slice(0, 6)}${String(seq).padStart(8, '0')}`,
+      collectionId: 'messages',
+      collectionName: 'messages',
+      chat: chatId,
+      author: authorId,
+      content,
+      message_type: 'regular',
+      seq,
+      client_id: '',
+      created,
+      updated: created,
+    };
+    state.records.messages.push(message);
+    return message;
+  };
+
+  const addChat = (chat: Partial<ChatRecord> & { id: string; participants: string[] }): ChatRecord => {
+    const creator = chat.participants[0] ?? '';
+    const record: ChatRecord = {
+      collectionId: 'chats',
+      collectionName: 'chats',
+      name: chat.id,
+      description: '',
+      creator,
+      admins: [creator],
+      created: '2026-01-01 00:00:00.000Z',
+      updated: '2026-01-01 00:00:00.000Z',
+      ...chat,
+    };
+    state.records.chats.push(record);
+    return record;
+  };
+
   return Object.assign(state, {
     url: `http://127.0.0.1:${port}`,
+    addMessage,
+    addChat,
     requests,
     users,
     issueToken,

@@ -4,6 +4,7 @@ import { formatTimestamp, newRecordId, randomAlphanumeric } from '../store/ids';
 import type { UserRow } from '../store/repositories/users';
 import { passwordResetMail } from '../mail/templates';
 import { collectionIds } from './collections/types';
+import type { ChatEvents } from './chatEvents';
 import type { RequestAuth, ServiceContext } from './context';
 import { hashPassword, spendDecoyVerification, verifyPassword } from './passwords';
 import { attemptLimits } from './rateLimiter';
@@ -18,7 +19,10 @@ export function hashResetToken(token: string): string {
 
 /** Accounts: authentication, tokens, password reset, with per-account and per-IP limits. */
 export class AccountsService {
-  constructor(private readonly context: ServiceContext) {}
+  constructor(
+    private readonly context: ServiceContext,
+    private readonly chatEvents: ChatEvents,
+  ) {}
 
   private nowSeconds(): number {
     return Math.floor(this.context.config.now().getTime() / 1000);
@@ -79,13 +83,22 @@ export class AccountsService {
     return user;
   }
 
-  /** Sets a new password and rotates token_key, so every earlier token stops working. */
+  /**
+   * Sets a new password and rotates token_key, so every earlier token stops working, and closes
+   * the user's open sockets on every instance.
+   */
   async changePassword(userId: string, password: string): Promise<void> {
     await this.context.store.users.update(userId, {
       password_hash: await hashPassword(password),
       token_key: randomAlphanumeric(50),
       updated: formatTimestamp(this.context.config.now()),
     });
+    await this.endSessions(userId);
+  }
+
+  /** Closes the user's sockets on every instance (their tokens no longer work). */
+  async endSessions(userId: string): Promise<void> {
+    await this.chatEvents.revoked(userId);
   }
 
   /** Always succeeds silently for unknown addresses: answers must not reveal who has an account. */

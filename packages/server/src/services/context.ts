@@ -1,5 +1,6 @@
 import type { ServerConfig } from '../config';
 import type { MailTransport } from '../mail/transport';
+import type { Bus } from '../realtime/bus';
 import type { UserRow } from '../store/repositories/users';
 import type { Store } from '../store/store';
 import { ContentCipher } from './contentCipher';
@@ -19,6 +20,8 @@ export interface ServiceContext {
   providerKeyCipher: ContentCipher;
   rateLimiter: RateLimiter;
   mail: MailTransport;
+  /** Realtime fan-out: in-process, or Redis across instances. */
+  bus: Bus;
   logger: ServiceLogger;
   /** The public base URL for mailed links; filled in once the server listens. */
   publicUrl: () => string;
@@ -34,6 +37,7 @@ export function createServiceContext(options: {
   config: ServerConfig;
   store: Store;
   mail: MailTransport;
+  bus: Bus;
   logger: ServiceLogger;
   publicUrl: () => string;
 }): ServiceContext {

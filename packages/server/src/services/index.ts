@@ -1,10 +1,12 @@
 import { AccountsService } from './accounts';
+import { ChatEvents } from './chatEvents';
 import { ChatsCollection } from './collections/chats';
 import { FilesCollection } from './collections/files';
 import { MessagesCollection } from './collections/messages';
 import type { RecordCollection } from './collections/types';
 import { UsersCollection } from './collections/users';
 import type { ServiceContext } from './context';
+import { MessagingService } from './messaging';
 import { RecordsService } from './records';
 
 export interface Services {
@@ -12,16 +14,22 @@ export interface Services {
   accounts: AccountsService;
   records: RecordsService;
   users: UsersCollection;
+  messaging: MessagingService;
+  chatEvents: ChatEvents;
 }
 
 export function createServices(context: ServiceContext): Services {
-  const accounts = new AccountsService(context);
+  const chatEvents = new ChatEvents(context);
+  const accounts = new AccountsService(context, chatEvents);
   const users = new UsersCollection(context, accounts);
+  const messaging = new MessagingService(context);
   const collections = new Map<string, RecordCollection>([
     ['users', users],
-    ['chats', new ChatsCollection(context)],
-    ['messages', new MessagesCollection(context)],
+    ['chats', new ChatsCollection(context, chatEvents)],
+    ['messages', new MessagesCollection(context, messaging)],
     ['files', new FilesCollection(context)],
   ]);
-  return { context, accounts, records: new RecordsService(context, collections), users };
+  const records = new RecordsService(context, collections);
+  chatEvents.attach(records, users);
+  return { context, accounts, records, users, messaging, chatEvents };
 }

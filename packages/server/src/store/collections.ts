@@ -57,6 +57,7 @@ export const messagesSchema: CollectionSchema = {
     author: { kind: 'relation', column: 'author', target: 'users' },
     message_type: { kind: 'text', column: 'message_type' },
     client_id: { kind: 'text', column: 'client_id' },
+    seq: { kind: 'number', column: 'seq' },
     ...timestamps,
   },
 };

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table types for Kysely. Portable across SQLite and PostgreSQL: ids and timestamps are TEXT
  * (`YYYY-MM-DD HH:MM:SS.sssZ`, UTC), booleans INTEGER 0/1, JSON as TEXT.
@@ -39,6 +41,8 @@ export interface ChatsTable {
   auto_route_agent: string;
   /** JSON text: {confab_agents?: boolean, developer_agents?: boolean} or NULL. */
   agent_permissions: string | null;
+  /** Seq of the chat's latest message; bumped inside each message insert. */
+  last_seq: Generated<number>;
   created: string;
   updated: string;
 }
@@ -58,6 +62,8 @@ export interface MessagesTable {
   content_encrypted: string;
   message_type: string;
   client_id: string | null;
+  /** Per-chat sequence: 1, 2, 3 … in insert order (migration 002). */
+  seq: number;
   created: string;
   updated: string;
 }

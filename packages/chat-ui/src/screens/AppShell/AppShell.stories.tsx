@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import type { ChatRecord } from '@confab/client';
 import { withConfab } from '../../storybook/withConfab';
+import { storyChats } from '../../storybook/storyData';
 import { AppShell } from './AppShell';
 
 const meta = {
@@ -12,15 +12,7 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-function chat(id: string, name: string, description = ''): ChatRecord {
-  return { id, name, description, creator: 'storyuser000001', participants: [], admins: [], created: '', updated: '' };
-}
-
-const chats = [
-  chat('chat00000000001', 'Product launch', 'Planning the v2 release'),
-  chat('chat00000000002', 'Research with @deep', 'Market sizing for agents'),
-  chat('chat00000000003', 'Random'),
-];
+const chats = storyChats;
 
 const mobile = { viewport: { value: 'mobile1', isRotated: false } };
 
@@ -40,6 +32,14 @@ export const MobileSidebarOpen: Story = {
 export const MobileSidebarClosed: Story = {
   globals: mobile,
   decorators: [withConfab({ signedIn: true, state: { chats } })],
+};
+
+export const ChatsLoading: Story = {
+  decorators: [withConfab({ signedIn: true, pending: true })],
+};
+
+export const ChatsError: Story = {
+  decorators: [withConfab({ signedIn: true, configure: (backend) => backend.override('GET /api/collections/chats/records', () => new Response('{}', { status: 500 })) })],
 };
 
 export const CustomContent: Story = {

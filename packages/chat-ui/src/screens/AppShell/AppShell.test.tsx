@@ -93,6 +93,16 @@ describe('AppShell', () => {
     expect(client.store.getState().sidebarOpen).toBe(false);
   });
 
+  it('loads the chat list from the server once signed in, and highlights the active chat', async () => {
+    const backend = createFakeBackend({ users: [alice] });
+    const me = backend.users[0]?.id ?? '';
+    backend.addChat({ id: 'chat_loaded_001', name: 'From server', description: 'Loaded', participants: [me] });
+    const result = renderWithConfab(<AppShell activeChatId="chat_loaded_001" />, { backend });
+    await act(() => result.client.login('alice', 'wonderland'));
+    const chats = screen.getByRole('navigation', { name: 'Chats' });
+    expect(await within(chats).findByRole('button', { name: 'From server Loaded' })).toHaveAttribute('aria-current', 'page');
+  });
+
   it('renders custom main content instead of the empty state', async () => {
     const backend = createFakeBackend();
     renderWithConfab(

@@ -1,35 +1,63 @@
-import { useCallback, useEffect, useId, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, type ReactNode } from 'react';
 import type { ClientState } from '@confab/client';
+import { PageHeader } from '../../components/PageHeader/PageHeader';
+import { Sidebar } from '../../components/Sidebar/Sidebar';
+import { chatsOf, realtimeOf } from '../../internal/chatClient';
 import { useComponents } from '../../provider/ComponentsContext';
 import { useConfabClient, useConfabStore } from '../../provider/hooks';
-import { Sidebar } from './Sidebar';
+import { ShellContext, type ShellContextValue } from '../../provider/ShellContext';
 
 export interface AppShellProps {
-  /** The main area; by default the 'Select a chat to get started' empty state. */
+  /**
+   * Connect client.realtime when a user is signed in and it has never connected. Default false:
+   * the client connects itself on auth unless created with `realtime: { autoConnect: false }`.
+   */
+  connectRealtime?: boolean;
+  /** The chat to highlight in the sidebar (e.g. the route's id); default the store's current chat. */
+  activeChatId?: string | null;
+  /**
+   * The main area (ChatPage, CreateChatScreen, ChatOptionsScreen …), each with its own header; by
+   * default a small header with the menu toggle and the 'Select a chat to get started' empty state.
+   */
   children?: ReactNode;
 }
 
 const selectSidebarOpen = (state: ClientState) => state.sidebarOpen;
+const selectUserId = (state: ClientState) => state.user?.id ?? null;
 
 /**
- * The signed-in shell: sidebar plus main area. On small screens the sidebar is a drawer opened by
- * the menu button and closed by the overlay, Escape, or any navigation from it.
+ * The signed-in shell: sidebar plus main area. Once a user is signed in it opens the realtime
+ * connection and loads the chat list. On small screens the sidebar is a drawer opened by the menu
+ * button and closed by the overlay, Escape, or any navigation from it.
  */
-export function AppShell({ children }: AppShellProps) {
+export function AppShell({ children, connectRealtime: autoConnectShell = false, activeChatId }: AppShellProps) {
   const client = useConfabClient();
-  const { Logo } = useComponents();
   const sidebarId = useId();
-  const toggleRef = useRef<HTMLButtonElement>(null);
+  const lastToggle = useRef<HTMLButtonElement | null>(null);
+  const focusOnOpen = useRef(false);
   const sidebarOpen = useConfabStore(selectSidebarOpen);
+  const userId = useConfabStore(selectUserId);
   // The open flag lives in the client store (spec §3 "sidebar open") so other screens can toggle it.
   const setSidebarOpen = useCallback((open: boolean) => client.store.setState({ sidebarOpen: open }), [client]);
+  const shell = useMemo<ShellContextValue>(() => ({ sidebarId, lastToggle, focusOnOpen }), [sidebarId]);
 
-  // Opening the drawer from the menu button moves focus into it, so keyboard and screen-reader
-  // users land where the content appeared (only then: other code may set the flag on wide screens).
-  const focusSidebarOnOpen = useRef(false);
+  // The client connects realtime itself on initialize/login/register (its autoConnect option) and
+  // closes it on logout; a host that turned autoConnect off gets it connected here instead.
   useEffect(() => {
-    if (!sidebarOpen || !focusSidebarOnOpen.current) return;
-    focusSidebarOnOpen.current = false;
+    if (userId === null) return;
+    if (autoConnectShell && realtimeOf(client).state === 'idle') realtimeOf(client).connect();
+    chatsOf(client)
+      .list()
+      .catch(() => {
+        // chatsError in the store carries the failure; the sidebar shows it with 'Try again'.
+      });
+  }, [client, userId, autoConnectShell]);
+
+  // Opening the drawer from a menu button moves focus into it, so keyboard and screen-reader
+  // users land where the content appeared (only then: other code may set the flag on wide screens).
+  useEffect(() => {
+    if (!sidebarOpen || !focusOnOpen.current) return;
+    focusOnOpen.current = false;
     document.getElementById(sidebarId)?.querySelector<HTMLElement>('button, a[href]')?.focus();
   }, [sidebarOpen, sidebarId]);
 
@@ -38,42 +66,38 @@ export function AppShell({ children }: AppShellProps) {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
       setSidebarOpen(false);
-      toggleRef.current?.focus();
+      lastToggle.current?.focus();
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
   }, [sidebarOpen, setSidebarOpen]);
 
   return (
-    <div className="cf-shell" data-sidebar-open={sidebarOpen || undefined}>
-      <Sidebar id={sidebarId} onNavigate={() => setSidebarOpen(false)} onLogout={() => setSidebarOpen(false)} />
-      {sidebarOpen ? (
-        // Mouse/touch affordance only; keyboard users close with Escape or the menu button.
-        <div className="cf-shell__overlay" aria-hidden="true" onClick={() => setSidebarOpen(false)} />
-      ) : null}
-      <div className="cf-shell__main">
-        <header className="cf-shell__header">
-          <button
-            ref={toggleRef}
-            type="button"
-            className="cf-shell__menu"
-            aria-label={sidebarOpen ? 'Close sidebar' : 'Open sidebar'}
-            aria-expanded={sidebarOpen}
-            aria-controls={sidebarId}
-            onClick={() => {
-              focusSidebarOnOpen.current = !sidebarOpen;
-              setSidebarOpen(!sidebarOpen);
-            }}
-          >
-            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
-              <path d="M4 6h16M4 12h16M4 18h16" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-            </svg>
-          </button>
-          <Logo compact />
-        </header>
-        <main className="cf-shell__content">{children ?? <EmptyChatState />}</main>
+    <ShellContext.Provider value={shell}>
+      <div className="cf-shell" data-sidebar-open={sidebarOpen || undefined}>
+        <Sidebar id={sidebarId} activeChatId={activeChatId} onNavigate={() => setSidebarOpen(false)} onLogout={() => setSidebarOpen(false)} />
+        {sidebarOpen ? (
+          // Mouse/touch affordance only; keyboard users close with Escape or the menu button.
+          <div className="cf-shell__overlay" aria-hidden="true" onClick={() => setSidebarOpen(false)} />
+        ) : null}
+        <div className="cf-shell__main">
+          <main className="cf-shell__content">{children ?? <ChatHome />}</main>
+        </div>
       </div>
-    </div>
+    </ShellContext.Provider>
+  );
+}
+
+/** /chat with no chat chosen: the small-screen header (menu toggle, logo) and the empty state. */
+export function ChatHome() {
+  const { Logo } = useComponents();
+  return (
+    <>
+      <PageHeader className="cf-shell__header">
+        <Logo compact />
+      </PageHeader>
+      <EmptyChatState />
+    </>
   );
 }
 

@@ -1,8 +1,11 @@
-import { fieldErrors, type FieldErrors } from '../../errors';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fieldErrors, type FieldError, type FieldErrors } from '../../errors';
 import { chatsSchema } from '../../store/collections';
 import { chatHasParticipant, never } from '../../store/conditions';
 import { formatTimestamp, newRecordId, randomAlphanumeric } from '../../store/ids';
 import type { ChatMembers, ChatRow } from '../../store/repositories/chats';
+import type { ChatEvents } from '../chatEvents';
 import type { RequestAuth, ServiceContext } from '../context';
 import { applyRelationModifiers, hasField, readBoolean, readString, type Body } from '../input';
 import { recordErrors, throwIfErrors } from '../recordErrors';
@@ -10,6 +13,21 @@ import { booleanOf, collectionIds, type RecordCollection, type RecordJson } from
 
 const nameMaximum = 200;
 const descriptionMaximum = 2000;
+
+/** Field errors of the chat admin rules, worded for the person who broke them. */
+const membershipErrors = {
+  removeSelf: (): FieldError => ({ code: 'validation_invalid_value', message: 'You cannot remove yourself from the chat.' }),
+  demoteSelf: (): FieldError => ({ code: 'validation_invalid_value', message: 'You cannot demote yourself; a chat keeps at least one admin.' }),
+  permissions: (): FieldError => ({
+    code: 'validation_invalid_value',
+    message: 'agent_permissions must be an object {confab_agents: boolean, developer_agents: boolean}.',
+  }),
+} as const;
+
+/** Uploaded files of a chat live under <dataDir>/files/<chat id>/ (the files issue writes them there). */
+export function chatFilesDirectory(dataDir: string, chatId: string): string {
+  return join(dataDir, 'files', chatId);
+}
 
 function slugOf(name: string): string {
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 24);
@@ -42,7 +60,10 @@ export class ChatsCollection implements RecordCollection {
   readonly schema = chatsSchema;
   readonly relations = { creator: { target: 'users' }, participants: { target: 'users' }, admins: { target: 'users' } };
 
-  constructor(private readonly context: ServiceContext) {}
+  constructor(
+    private readonly context: ServiceContext,
+    private readonly events: ChatEvents,
+  ) {}
 
   viewCondition(auth: RequestAuth) {
     return auth.user === undefined ? never : chatHasParticipant('chats.id', auth.user.id);
@@ -61,10 +82,12 @@ export class ChatsCollection implements RecordCollection {
       participants: members.get(chat.id)?.participants ?? [],
       admins: members.get(chat.id)?.admins ?? [],
       email_address: chat.email_address,
+      inbox_address: `${chat.email_address}@${this.context.config.mailDomain}`,
       is_inbox: booleanOf(chat.is_inbox),
       auto_route_enabled: booleanOf(chat.auto_route_enabled),
       auto_route_agent: chat.auto_route_agent,
-      agent_permissions: parseJson(chat.agent_permissions),
+      agent_permissions: parseJson(chat.agent_permissions) ?? { confab_agents: true, developer_agents: false },
+      last_seq: Number(chat.last_seq),
       created: chat.created,
       updated: chat.updated,
     }));
@@ -141,6 +164,7 @@ export class ChatsCollection implements RecordCollection {
       },
       members,
     );
+    await this.events.changed(auth.user, id, [], members.participants);
     return { id };
   }
 
@@ -166,15 +190,15 @@ export class ChatsCollection implements RecordCollection {
     if (hasField(body, 'auto_route_agent')) changes['auto_route_agent'] = (readString(body, 'auto_route_agent') ?? '').trim();
     if (hasField(body, 'agent_permissions')) {
       const permissions = readAgentPermissions(body['agent_permissions']);
-      if (permissions === undefined && body['agent_permissions'] !== null) errors['agent_permissions'] = fieldErrors.invalidValue();
+      if (permissions === undefined && body['agent_permissions'] !== null) errors['agent_permissions'] = membershipErrors.permissions();
       changes['agent_permissions'] = permissions ?? null;
     }
     let participants = applyRelationModifiers(body, 'participants', current.participants);
     let admins = applyRelationModifiers(body, 'admins', current.admins);
     await this.validateMembers(errors, 'participants', participants);
     await this.validateMembers(errors, 'admins', admins);
-    if (participants && !participants.includes(me)) errors['participants'] = fieldErrors.invalidValue();
-    if (admins && !admins.includes(me)) errors['admins'] = fieldErrors.invalidValue();
+    if (participants && !participants.includes(me)) errors['participants'] = membershipErrors.removeSelf();
+    if (admins && !admins.includes(me)) errors['admins'] = membershipErrors.demoteSelf();
     throwIfErrors(errors, recordErrors.updateFailed);
     if (participants || admins) {
       participants = participants ?? current.participants;
@@ -190,6 +214,7 @@ export class ChatsCollection implements RecordCollection {
       { ...changes, updated: formatTimestamp(this.context.config.now()) },
       { ...(participants ? { participants } : {}), ...(admins ? { admins } : {}) },
     );
+    await this.events.changed(auth.user, id, current.participants, participants ?? current.participants);
   }
 
   async delete(auth: RequestAuth, id: string): Promise<void> {
@@ -198,6 +223,9 @@ export class ChatsCollection implements RecordCollection {
     if (auth.user === undefined || chat === undefined || members === undefined || !members.admins.includes(auth.user.id)) {
       throw recordErrors.notFound();
     }
+    // Rows of messages and files go with the chat (foreign keys cascade); the bytes on disk too.
     await this.context.store.chats.delete(id);
+    await rm(chatFilesDirectory(this.context.config.dataDir, id), { recursive: true, force: true });
+    await this.events.deleted(id, members.participants);
   }
 }

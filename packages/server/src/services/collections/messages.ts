@@ -1,29 +1,17 @@
-import { fieldErrors, type FieldErrors } from '../../errors';
+import type { FieldErrors } from '../../errors';
 import { messagesSchema } from '../../store/collections';
 import { chatHasParticipant, never } from '../../store/conditions';
-import { formatTimestamp, newRecordId } from '../../store/ids';
+import { formatTimestamp } from '../../store/ids';
 import type { MessageRow } from '../../store/repositories/messages';
 import type { RequestAuth, ServiceContext } from '../context';
+import { validateContent, type MessagingService } from '../messaging';
 import { hasField, readString, type Body } from '../input';
 import { recordErrors, throwIfErrors } from '../recordErrors';
 import { collectionIds, type RecordCollection, type RecordJson } from './types';
 
-/** The documented maximum length of a message body, in characters. */
-export const messageContentMaximum = 10_000;
-export const messageTypes = ['regular', 'email', 'search', 'others'] as const;
-const clientIdMaximum = 100;
-
 /** The client sends plaintext as `encryptedContent` (the spec's naming) or `content`. */
 function contentField(body: Body): 'encryptedContent' | 'content' {
   return hasField(body, 'encryptedContent') ? 'encryptedContent' : 'content';
-}
-
-function validateContent(errors: FieldErrors, body: Body): string {
-  const field = contentField(body);
-  const content = (readString(body, field) ?? '').trim();
-  if (content === '') errors[field] = fieldErrors.required();
-  else if (content.length > messageContentMaximum) errors[field] = fieldErrors.maxText(messageContentMaximum);
-  return content;
 }
 
 /** Rules of the messages collection: participants read and write; the author is always the caller. */
@@ -34,7 +22,10 @@ export class MessagesCollection implements RecordCollection {
   readonly schema = messagesSchema;
   readonly relations = { chat: { target: 'chats' }, author: { target: 'users' } };
 
-  constructor(private readonly context: ServiceContext) {}
+  constructor(
+    private readonly context: ServiceContext,
+    private readonly messaging: MessagingService,
+  ) {}
 
   viewCondition(auth: RequestAuth) {
     return auth.user === undefined ? never : chatHasParticipant('messages.chat', auth.user.id);
@@ -47,47 +38,27 @@ export class MessagesCollection implements RecordCollection {
       collectionName: this.name,
       chat: row.chat,
       author: row.author,
-      content: this.decrypt(row),
+      content: this.messaging.decrypt(row),
       message_type: row.message_type,
       client_id: row.client_id ?? '',
+      seq: Number(row.seq),
       created: row.created,
       updated: row.updated,
     }));
   }
 
-  private decrypt(row: MessageRow): string {
-    try {
-      return this.context.messageCipher.decrypt(row.content_encrypted);
-    } catch {
-      this.context.logger.warn({ messageId: row.id }, 'message content could not be decrypted');
-      return '';
-    }
-  }
-
+  /** Posting is the messaging service's (shared with the WebSocket gateway). */
   async create(auth: RequestAuth, body: Body) {
-    const chatId = readString(body, 'chat') ?? '';
-    if (auth.user === undefined || chatId === '' || !(await this.context.store.chats.isParticipant(chatId, auth.user.id))) {
-      throw recordErrors.createFailed(chatId === '' ? { chat: fieldErrors.required() } : {});
-    }
-    const errors: FieldErrors = {};
-    const content = validateContent(errors, body);
-    const messageType = readString(body, 'message_type') ?? 'regular';
-    if (!(messageTypes as readonly string[]).includes(messageType)) errors['message_type'] = fieldErrors.invalidValue();
-    const clientId = readString(body, 'client_id')?.trim() || null;
-    if (clientId !== null && clientId.length > clientIdMaximum) errors['client_id'] = fieldErrors.maxText(clientIdMaximum);
-    throwIfErrors(errors, recordErrors.createFailed);
-    const now = formatTimestamp(this.context.config.now());
-    const stored = await this.context.store.messages.insert({
-      id: newRecordId(),
-      chat: chatId,
-      author: auth.user.id,
-      content_encrypted: this.context.messageCipher.encrypt(content),
-      message_type: messageType,
-      client_id: clientId,
-      created: now,
-      updated: now,
+    if (auth.user === undefined) throw recordErrors.createFailed();
+    const field = contentField(body);
+    const posted = await this.messaging.post(auth.user, {
+      chatId: readString(body, 'chat') ?? '',
+      content: readString(body, field),
+      contentField: field,
+      messageType: readString(body, 'message_type'),
+      clientId: readString(body, 'client_id'),
     });
-    return { id: stored.id };
+    return { id: posted.row.id };
   }
 
   /** Only the author edits the content of their message. */
@@ -97,7 +68,8 @@ export class MessagesCollection implements RecordCollection {
     if (!(await this.context.store.chats.isParticipant(message.chat, auth.user.id))) throw recordErrors.notFound();
     if (!hasField(body, 'content') && !hasField(body, 'encryptedContent')) return;
     const errors: FieldErrors = {};
-    const content = validateContent(errors, body);
+    const field = contentField(body);
+    const content = validateContent(errors, field, readString(body, field));
     throwIfErrors(errors, recordErrors.updateFailed);
     const now = formatTimestamp(this.context.config.now());
     await this.context.store.messages.updateContent(id, this.context.messageCipher.encrypt(content), now);

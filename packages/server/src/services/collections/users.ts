@@ -10,9 +10,10 @@ import { hasField, readBoolean, readString, type Body } from '../input';
 import { hashPassword, verifyPassword } from '../passwords';
 import { recordErrors, throwIfErrors } from '../recordErrors';
 import { registerPasswordMinimum, validateEmail, validatePasswordPair, validateUsername } from '../userValidation';
+import { agentTypes } from './agentTypes';
 import { booleanOf, collectionIds, type RecordCollection, type RecordJson } from './types';
 
-export const agentTypes = ['developer-agent', 'confab-agent'] as const;
+export { agentTypes };
 
 /** Rules of the users collection (issue 2 §2): see `viewCondition`, `create`, `update`, `delete`. */
 export class UsersCollection implements RecordCollection {
@@ -190,5 +191,6 @@ export class UsersCollection implements RecordCollection {
   async delete(auth: RequestAuth, id: string): Promise<void> {
     if (auth.user?.id !== id) throw recordErrors.notFound();
     await this.context.store.users.delete(id);
+    await this.accounts.endSessions(id);
   }
 }

@@ -1,9 +1,11 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { initialMigration } from './001_initial';
+import { messageSeqMigration } from './002_message_seq';
 
 /** Migrations live in code (bundled by tsup), so no folder has to ship beside dist/. */
 const migrations: Record<string, Migration> = {
   '001_initial': initialMigration,
+  '002_message_seq': messageSeqMigration,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -76,6 +76,12 @@ export class ChatsRepository {
     return members;
   }
 
+  /** Seq of the chat's latest message (0 for none); undefined when the chat does not exist. */
+  async lastSeq(id: string): Promise<number | undefined> {
+    const row = await this.db.selectFrom('chats').select('last_seq').where('id', '=', id).executeTakeFirst();
+    return row === undefined ? undefined : Number(row.last_seq);
+  }
+
   async isParticipant(chatId: string, userId: string): Promise<boolean> {
     const row = await this.db
       .selectFrom('chat_participants')

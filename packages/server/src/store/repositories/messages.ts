@@ -3,6 +3,23 @@ import { isUniqueViolation } from '../database';
 import type { Database, MessagesTable } from '../schema';
 
 export type MessageRow = Selectable<MessagesTable>;
+export type NewMessageRow = Omit<Insertable<MessagesTable>, 'seq'> & { id: string };
+
+/** A message with the author fields the realtime wire form needs. */
+export interface MessageWithAuthor extends MessageRow {
+  author_name: string;
+  author_username: string;
+  author_type: string;
+}
+
+export interface InsertedMessage {
+  row: MessageRow;
+  /** False when a retried client_id matched an already stored message. */
+  created: boolean;
+}
+
+/** Seq conflicts cannot happen while the chat row lock holds; retries only guard the index. */
+const insertAttempts = 5;
 
 export class MessagesRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -22,25 +39,50 @@ export class MessagesRepository {
   }
 
   /**
-   * Inserts the message and bumps its chat's `updated` (chat lists sort by -updated). A retry
-   * carrying an already stored client_id returns the stored message instead of a duplicate.
+   * Inserts the message with the chat's next seq and bumps the chat's `updated` (chat lists
+   * sort by -updated) in one transaction. A retry carrying an already stored client_id returns
+   * the stored message instead of a duplicate.
    */
-  async insert(row: Insertable<MessagesTable> & { id: string }): Promise<MessageRow> {
-    try {
-      await this.db.transaction().execute(async (transaction) => {
-        await transaction.insertInto('messages').values(row).execute();
-        await transaction.updateTable('chats').set({ updated: row.created }).where('id', '=', row.chat).execute();
-      });
-    } catch (error) {
-      if (isUniqueViolation(error) && row.client_id !== null && row.client_id !== undefined) {
-        const existing = await this.findByClientId(row.chat, row.author, row.client_id);
-        if (existing !== undefined) return existing;
+  async insert(row: NewMessageRow): Promise<InsertedMessage> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.db.transaction().execute(async (transaction) => {
+          const counter = await transaction
+            .updateTable('chats')
+            .set((eb) => ({ last_seq: eb('last_seq', '+', 1), updated: row.created }))
+            .where('id', '=', row.chat)
+            .returning('last_seq')
+            .executeTakeFirstOrThrow();
+          await transaction.insertInto('messages').values({ ...row, seq: Number(counter.last_seq) }).execute();
+        });
+        break;
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        if (row.client_id !== null && row.client_id !== undefined) {
+          const existing = await this.findByClientId(row.chat, row.author, row.client_id);
+          if (existing !== undefined) return { row: existing, created: false };
+        }
+        if (attempt >= insertAttempts) throw error;
       }
-      throw error;
     }
     const stored = await this.findById(row.id);
     if (stored === undefined) throw new Error('inserted message vanished');
-    return stored;
+    return { row: stored, created: true };
+  }
+
+  /** Messages of a chat after `afterSeq`, in seq order, with their authors. */
+  async listAfterSeq(chatId: string, afterSeq: number, limit: number): Promise<MessageWithAuthor[]> {
+    const rows = await this.db
+      .selectFrom('messages')
+      .innerJoin('users', 'users.id', 'messages.author')
+      .selectAll('messages')
+      .select(['users.name as author_name', 'users.username as author_username', 'users.type as author_type'])
+      .where('messages.chat', '=', chatId)
+      .where('messages.seq', '>', afterSeq)
+      .orderBy('messages.seq')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
   }
 
   async updateContent(id: string, contentEncrypted: string, updated: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { avatarColor, displayNameOf, type ClientState } from '@confab/client';
-import { Button } from '../../components/Button/Button';
+import { Button } from '../Button/Button';
 import { useConfabClient, useConfabStore, useNavigate } from '../../provider/hooks';
 
 export interface SidebarUserProps {

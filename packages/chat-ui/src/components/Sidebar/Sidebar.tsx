@@ -1,7 +1,8 @@
 import type { ClientState } from '@confab/client';
-import { Button } from '../../components/Button/Button';
+import { Button } from '../Button/Button';
 import { useComponents } from '../../provider/ComponentsContext';
-import { useConfabStore, useNavigate } from '../../provider/hooks';
+import { useConfabClient, useConfabStore, useNavigate } from '../../provider/hooks';
+import { chatsOf } from '../../internal/chatClient';
 import { SidebarChatList } from './SidebarChatList';
 import { SidebarUser } from './SidebarUser';
 
@@ -12,6 +13,8 @@ export interface SidebarProps {
   onNavigate?: () => void;
   /** Called after the user has logged out (the sidebar already navigated to /login). */
   onLogout?: () => void;
+  /** The highlighted chat; by default the store's current chat. */
+  activeChatId?: string | null;
 }
 
 /** Workspace destinations of spec §2 Sidebar; the badges are labels only (no role check yet). */
@@ -23,12 +26,19 @@ const destinations = [
 ] as const;
 
 const selectChats = (state: ClientState) => state.chats;
+const selectCurrentChatId = (state: ClientState) => state.currentChat?.id ?? null;
+const selectChatsLoading = (state: ClientState) => state.chatsLoading;
+const selectChatsError = (state: ClientState) => state.chatsError;
 
 /** The signed-in sidebar: chats, workspace destinations, and the user with status and Logout. */
-export function Sidebar({ id, onNavigate, onLogout }: SidebarProps) {
+export function Sidebar({ id, onNavigate, onLogout, activeChatId }: SidebarProps) {
+  const client = useConfabClient();
   const navigate = useNavigate();
   const { Logo } = useComponents();
   const chats = useConfabStore(selectChats);
+  const currentChatId = useConfabStore(selectCurrentChatId);
+  const chatsLoading = useConfabStore(selectChatsLoading);
+  const chatsError = useConfabStore(selectChatsError);
 
   const go = (to: string) => {
     navigate(to);
@@ -43,7 +53,14 @@ export function Sidebar({ id, onNavigate, onLogout }: SidebarProps) {
           New Chat
         </Button>
       </div>
-      <SidebarChatList chats={chats} onOpenChat={(chatId) => go(`/chat/${encodeURIComponent(chatId)}`)} />
+      <SidebarChatList
+        chats={chats}
+        activeChatId={activeChatId === undefined ? currentChatId : activeChatId}
+        loading={chatsLoading}
+        error={chatsError}
+        onRetry={() => void chatsOf(client).list().catch(() => {})}
+        onOpenChat={(chatId) => go(`/chat/${encodeURIComponent(chatId)}`)}
+      />
       <nav className="cf-sidebar__nav" aria-label="Workspace">
         <ul>
           {destinations.map((destination) => (

@@ -1,0 +1,72 @@
+import { act, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithConfab } from '../../../test/renderWithConfab';
+import { ChatHeader } from './ChatHeader';
+
+function Harness({ onOpenFiles, onCreateDrop }: { onOpenFiles?: () => void; onCreateDrop?: () => void }) {
+  const [query, setQuery] = useState('');
+  return (
+    <>
+      <ChatHeader chat={{ id: 'c1', name: 'Design' }} searchQuery={query} onSearchChange={setQuery} onOpenFiles={onOpenFiles} onCreateDrop={onCreateDrop} />
+      <p>query={query}</p>
+    </>
+  );
+}
+
+describe('ChatHeader', () => {
+  it('shows the chat name and the connection state from the store', () => {
+    const { client } = renderWithConfab(<Harness />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Design' })).toBeInTheDocument();
+    act(() => client.store.setState({ connectionState: 'connected', isConnected: true }));
+    expect(screen.getByRole('status')).toHaveTextContent('Connected');
+    act(() => client.store.setState({ connectionState: 'closed', isConnected: false }));
+    expect(screen.getByRole('status')).toHaveTextContent('Connection Lost - Messages may not send');
+    act(() => client.store.setState({ connectionState: 'connecting' }));
+    // Reconnecting after a drop still warns.
+    expect(screen.getByRole('status')).toHaveTextContent('Connection Lost - Messages may not send');
+  });
+
+  it("reads 'Connecting...' only before the first connection", () => {
+    const { client } = renderWithConfab(<Harness />);
+    act(() => client.store.setState({ connectionState: 'connecting' }));
+    expect(screen.getByRole('status')).toHaveTextContent('Connecting...');
+  });
+
+  it('routes Invite User, View Drops and Chat Options; calls the panel handlers', async () => {
+    const onOpenFiles = vi.fn();
+    const onCreateDrop = vi.fn();
+    const { user, navigate } = renderWithConfab(<Harness onOpenFiles={onOpenFiles} onCreateDrop={onCreateDrop} />);
+    await user.click(screen.getByRole('button', { name: 'Invite User' }));
+    expect(navigate).toHaveBeenLastCalledWith('/chat/c1/invite');
+    await user.click(screen.getByRole('button', { name: 'View Drops' }));
+    expect(navigate).toHaveBeenLastCalledWith('/chat/c1/drops');
+    await user.click(screen.getByRole('button', { name: 'Chat Options' }));
+    expect(navigate).toHaveBeenLastCalledWith('/chat/c1/options');
+    await user.click(screen.getByRole('button', { name: 'Chat Files' }));
+    await user.click(screen.getByRole('button', { name: 'Create a Drop' }));
+    expect(onOpenFiles).toHaveBeenCalledOnce();
+    expect(onCreateDrop).toHaveBeenCalledOnce();
+  });
+
+  it('disables Chat Files and Create a Drop without handlers', () => {
+    renderWithConfab(<Harness />);
+    expect(screen.getByRole('button', { name: 'Chat Files' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Create a Drop' })).toBeDisabled();
+  });
+
+  it('reports the search text and clears it with Escape', async () => {
+    const { user } = renderWithConfab(<Harness />);
+    const search = screen.getByRole('searchbox', { name: 'Search messages' });
+    await user.type(search, 'launch');
+    expect(screen.getByText('query=launch')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    expect(search).toHaveValue('');
+  });
+
+  it('has the sidebar menu button', async () => {
+    const { user, client } = renderWithConfab(<Harness />);
+    await user.click(screen.getByRole('button', { name: 'Open sidebar' }));
+    expect(client.store.getState().sidebarOpen).toBe(true);
+  });
+});

@@ -1,0 +1,46 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { action } from 'storybook/actions';
+import { clientMessage, searchResultsData } from '../../testing/builders';
+import { Message } from './Message';
+
+const now = Date.parse('2026-01-05T12:30:00Z');
+
+const meta = {
+  title: 'Components/Message',
+  component: Message,
+  args: { now, onRetry: action('retry') },
+  decorators: [(Story) => <div style={{ maxWidth: 760, padding: 16 }}><Story /></div>],
+} satisfies Meta<typeof Message>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const PlainText: Story = { args: { message: clientMessage({ content: 'Shall we ship on Friday?' }, { minutesAgo: 5, now }) } };
+
+export const Agent: Story = {
+  args: {
+    message: clientMessage(
+      { content: 'Here is what I found.', author_id: 'agent0000000001', author_name: 'Deep Research', author_username: 'deep', is_agent: true },
+      { minutesAgo: 90, now },
+    ),
+  },
+};
+
+export const Pending: Story = { args: { message: clientMessage({ content: 'On my way', status: 'pending', seq: null }, { minutesAgo: 0, now }) } };
+
+export const Failed: Story = {
+  args: { message: clientMessage({ content: 'This one did not go out', status: 'failed', seq: null, client_id: 'local-1' }, { minutesAgo: 0, now }) },
+};
+
+export const SearchResults: Story = {
+  args: {
+    message: clientMessage(
+      { content: JSON.stringify(searchResultsData(20)), author_name: 'Browse', author_username: 'browse', is_agent: true, author_id: 'agent0000000002' },
+      { minutesAgo: 3, now },
+    ),
+  },
+};
+
+export const Highlighted: Story = { args: { highlight: 'friday', message: clientMessage({ content: 'Friday works. Friday it is.' }, { now }) } };
+
+export const Chinese: Story = { args: { locale: 'zh', message: clientMessage({ content: '你好' }, { minutesAgo: 120, now }) } };

@@ -1,0 +1,60 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { agentAvatarColor, avatarColor } from '@confab/client';
+import { clientMessage, searchResultsData } from '../../testing/builders';
+import { Message } from './Message';
+
+const now = Date.parse('2026-01-05T12:30:00Z');
+
+describe('Message', () => {
+  it('shows author, time-ago, the body and the author colour', () => {
+    const message = clientMessage({ content: 'Shall we ship?', author_id: 'user1', author_name: 'Bob' }, { minutesAgo: 5, now });
+    const { container } = render(<Message message={message} now={now} />);
+    const article = screen.getByRole('article', { name: 'Bob' });
+    expect(within(article).getByText('5m ago')).toBeInTheDocument();
+    expect(within(article).getByText('Shall we ship?')).toBeInTheDocument();
+    expect(container.querySelector('.cf-avatar')).toHaveStyle({ backgroundColor: avatarColor('user1') });
+  });
+
+  it('renders markdown through the client renderer, sanitised', () => {
+    const message = clientMessage({ content: '**bold** <img src=x onerror="alert(1)"> <script>alert(2)</script>' }, { now });
+    const { container } = render(<Message message={message} now={now} />);
+    expect(container.querySelector('strong')).toHaveTextContent('bold');
+    expect(container.querySelector('img')).not.toHaveAttribute('onerror');
+    expect(container.querySelector('script')).toBeNull();
+  });
+
+  it('marks agents and colours them green', () => {
+    const message = clientMessage({ content: 'Hi', author_name: 'Deep', is_agent: true }, { now });
+    const { container } = render(<Message message={message} now={now} />);
+    const article = screen.getByRole('article', { name: 'Deep (Agent)' });
+    expect(within(article).getByText('Agent')).toBeInTheDocument();
+    expect(container.querySelector('.cf-avatar')).toHaveStyle({ backgroundColor: agentAvatarColor });
+  });
+
+  it('shows time-ago in Chinese', () => {
+    render(<Message message={clientMessage({ content: 'x' }, { minutesAgo: 120, now })} now={now} locale="zh" />);
+    expect(screen.getByText('2小时前')).toBeInTheDocument();
+  });
+
+  it('renders a search-results body as the card', () => {
+    render(<Message message={clientMessage({ content: JSON.stringify(searchResultsData(3)) }, { now })} now={now} />);
+    expect(screen.getByRole('region', { name: 'open-source vector databases' })).toBeInTheDocument();
+  });
+
+  it('shows pending and failed states; Retry sends the client id', async () => {
+    const onRetry = vi.fn();
+    const { rerender } = render(<Message message={clientMessage({ content: 'x', status: 'pending', client_id: 'local-1' }, { now })} now={now} onRetry={onRetry} />);
+    expect(screen.getByRole('status')).toHaveTextContent('Sending...');
+    rerender(<Message message={clientMessage({ content: 'x', status: 'failed', client_id: 'local-1' }, { now })} now={now} onRetry={onRetry} />);
+    expect(screen.getByRole('alert')).toHaveTextContent('Failed to send.');
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(onRetry).toHaveBeenCalledWith('local-1');
+  });
+
+  it('marks the search text', () => {
+    const { container } = render(<Message message={clientMessage({ content: 'Friday works. friday it is.' }, { now })} now={now} highlight="FRIDAY" />);
+    expect([...container.querySelectorAll('mark')].map((mark) => mark.textContent)).toEqual(['Friday', 'friday']);
+  });
+});

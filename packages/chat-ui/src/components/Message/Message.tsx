@@ -1,0 +1,126 @@
+import { memo, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
+import { avatarColor, timeAgo, type TimeAgoLocale } from '@confab/client';
+import { renderContent, type ClientMessage } from '../../internal/chatClient';
+import { SearchResultsCard } from '../SearchResultsCard/SearchResultsCard';
+
+export interface MessageProps {
+  message: ClientMessage;
+  /** Time-ago language; default 'en'. */
+  locale?: TimeAgoLocale;
+  /** Reference time for time-ago (tests and stories); default now. */
+  now?: number;
+  /** Text to mark in a plain-text body (the chat search). */
+  highlight?: string;
+  /** Called with the client_id when 'Retry' is pressed on a failed message. */
+  onRetry?: (clientId: string) => void;
+}
+
+/** Wraps every case-insensitive occurrence of `query` in <mark>. */
+export function highlightText(text: string, query: string | undefined): ReactNode {
+  const needle = query?.trim().toLowerCase() ?? '';
+  if (needle === '') return text;
+  const parts: ReactNode[] = [];
+  const haystack = text.toLowerCase();
+  let from = 0;
+  let at = haystack.indexOf(needle);
+  while (at !== -1) {
+    if (at > from) parts.push(text.slice(from, at));
+    parts.push(<mark key={at}>{text.slice(at, at + needle.length)}</mark>);
+    from = at + needle.length;
+    at = haystack.indexOf(needle, from);
+  }
+  if (from < text.length) parts.push(text.slice(from));
+  return parts;
+}
+
+/**
+ * One message: avatar (colour from the author id, green for agents), author, 'Agent' mark,
+ * time-ago, and the body as renderMessageContent gives it (sanitised HTML, a search-results card,
+ * or text). Pending messages say 'Sending...'; failed ones offer 'Retry'.
+ */
+export const Message = memo(function Message({ message, locale = 'en', now, highlight, onRetry }: MessageProps) {
+  const rendered = useMemo(() => renderContent(message.content), [message.content]);
+  const author = message.author_name || message.author_username || 'Unknown';
+  const status = message.status ?? 'sent';
+  let body: ReactNode;
+  if (rendered.kind === 'search_results') {
+    body = <SearchResultsCard data={rendered.data} locale={locale} now={now} />;
+  } else if (rendered.kind === 'html') {
+    // Remount when the search changes, so the marks are applied to a fresh copy of the HTML.
+    body = <HtmlBody key={highlight ?? ''} html={rendered.html} highlight={highlight} />;
+  } else {
+    body = <div className="cf-message__body cf-message__body--text">{highlightText(rendered.text, highlight)}</div>;
+  }
+  return (
+    <article
+      className={['cf-message', message.is_agent && 'cf-message--agent', `cf-message--${status}`].filter(Boolean).join(' ')}
+      aria-label={`${author}${message.is_agent ? ' (Agent)' : ''}`}
+    >
+      <span className="cf-avatar cf-message__avatar" aria-hidden="true" style={{ backgroundColor: avatarColor(message.author_id, message.is_agent === true) }}>
+        {author.charAt(0).toUpperCase()}
+      </span>
+      <div className="cf-message__main">
+        <div className="cf-message__meta">
+          <span className="cf-message__author">{author}</span>
+          {message.is_agent ? <span className="cf-badge cf-badge--agent">Agent</span> : null}
+          <time className="cf-message__time" dateTime={message.created_at}>
+            {timeAgo(message.created_at, { locale, now })}
+          </time>
+        </div>
+        {body}
+        {status === 'pending' ? (
+          <p className="cf-message__status" role="status">
+            Sending...
+          </p>
+        ) : null}
+        {status === 'failed' ? (
+          <p className="cf-message__status cf-message__status--failed" role="alert">
+            Failed to send.{' '}
+            <button type="button" className="cf-message__retry" onClick={() => message.client_id && onRetry?.(message.client_id)}>
+              Retry
+            </button>
+          </p>
+        ) : null}
+      </div>
+    </article>
+  );
+});
+
+/**
+ * Sanitised HTML from renderMessageContent (the client's DOMPurify allow-list), never anything
+ * else. The search marks are added afterwards as DOM text nodes and <mark> elements only.
+ */
+function HtmlBody({ html, highlight }: { html: string; highlight?: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (ref.current !== null) markMatches(ref.current, highlight);
+  }, [highlight]);
+  return <div ref={ref} className="cf-message__body cf-message__body--html" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+/** Wraps case-insensitive occurrences of `query` in the text nodes under `root` in <mark>. */
+function markMatches(root: HTMLElement, query: string | undefined): void {
+  const needle = query?.trim().toLowerCase() ?? '';
+  if (needle === '') return;
+  const walker = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const textNodes: Text[] = [];
+  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) textNodes.push(node as Text);
+  for (const node of textNodes) {
+    const text = node.data;
+    const lower = text.toLowerCase();
+    let at = lower.indexOf(needle);
+    if (at === -1) continue;
+    const fragment = root.ownerDocument.createDocumentFragment();
+    let from = 0;
+    while (at !== -1) {
+      if (at > from) fragment.append(text.slice(from, at));
+      const mark = root.ownerDocument.createElement('mark');
+      mark.textContent = text.slice(at, at + needle.length);
+      fragment.append(mark);
+      from = at + needle.length;
+      at = lower.indexOf(needle, from);
+    }
+    if (from < text.length) fragment.append(text.slice(from));
+    node.replaceWith(fragment);
+  }
+}

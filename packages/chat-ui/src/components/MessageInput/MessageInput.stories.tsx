@@ -1,0 +1,33 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { action } from 'storybook/actions';
+import { expect, userEvent, within } from 'storybook/test';
+import { MessageInput } from './MessageInput';
+
+const meta = {
+  title: 'Components/MessageInput',
+  component: MessageInput,
+  args: { onSend: action('send') },
+  decorators: [(Story) => <div style={{ maxWidth: 760, padding: 16, marginTop: 200 }}><Story /></div>],
+} satisfies Meta<typeof MessageInput>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Idle: Story = {};
+
+export const Disabled: Story = { args: { disabled: true } };
+
+/** The upload button toggles the (not yet functional) upload zone. */
+export const UploadZoneOpen: Story = {
+  play: async ({ canvasElement }) => {
+    await userEvent.click(within(canvasElement).getByRole('button', { name: 'Upload files' }));
+    await expect(within(canvasElement).getByRole('region', { name: 'Upload zone' })).toBeVisible();
+  },
+};
+
+/** Typing @ and a word opens the agent dropdown (no agents until the agents issue). */
+export const MentionDropdown: Story = {
+  play: async ({ canvasElement }) => {
+    await userEvent.type(within(canvasElement).getByLabelText('Message'), 'Ask @dee');
+  },
+};

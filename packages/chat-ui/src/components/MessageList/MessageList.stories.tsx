@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { action } from 'storybook/actions';
+import { withConfab } from '../../storybook/withConfab';
+import { clientMessage, messageHistory, searchResultsData } from '../../testing/builders';
+import type { ClientMessage } from '../../internal/chatClient';
+import { MessageList, type MessageListProps } from './MessageList';
+
+const now = Date.parse('2026-01-05T12:30:00Z');
+
+const meta = {
+  title: 'Components/MessageList',
+  component: MessageList,
+  args: { messages: [], now, userName: 'Alice', onRetry: action('retry') },
+  decorators: [(Story) => <div style={{ height: '100vh', display: 'flex', flexDirection: 'column' }}><Story /></div>, withConfab({ signedIn: true })],
+} satisfies Meta<typeof MessageList>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Loading: Story = { args: { loading: true } };
+
+/** A chat without messages: the welcome with @email, @deep, @browse, @data. */
+export const Empty: Story = {};
+
+export const Populated: Story = { args: { messages: messageHistory(40, 'chat00000000001', now) } };
+
+/** 10,000 messages: only the rows in view are in the DOM. */
+export const TenThousandMessages: Story = { args: { messages: messageHistory(10_000, 'chat00000000001', now) } };
+
+export const PendingAndFailed: Story = {
+  args: {
+    messages: [
+      ...messageHistory(6, 'chat00000000001', now),
+      clientMessage({ content: 'On my way', status: 'pending', seq: null, client_id: 'local-1', author_name: 'Alice' }, { minutesAgo: 0, now }),
+      clientMessage({ content: 'Did this go out?', status: 'failed', seq: null, client_id: 'local-2', author_name: 'Alice' }, { minutesAgo: 0, now }),
+    ],
+  },
+};
+
+export const WithSearchResults: Story = {
+  args: {
+    messages: [
+      ...messageHistory(3, 'chat00000000001', now),
+      clientMessage({ content: JSON.stringify(searchResultsData(20)), author_name: 'Browse', is_agent: true, author_id: 'agent0000000002' }, { now }),
+    ],
+  },
+};
+
+export const Filtered: Story = { args: { messages: messageHistory(40, 'chat00000000001', now), filter: 'second line' } };
+
+export const NoMatches: Story = { args: { messages: messageHistory(10, 'chat00000000001', now), filter: 'zebra' } };
+
+/** Older pages arrive as you scroll up (simulated: 200 at a time, 0.6 s each, down to message 1). */
+function Paging(props: MessageListProps) {
+  const all = messageHistory(2_000, 'chat00000000001', now);
+  const [shown, setShown] = useState<ClientMessage[]>(all.slice(-200));
+  const [loading, setLoading] = useState(false);
+  const loadOlder = () => {
+    setLoading(true);
+    return new Promise<void>((resolve) =>
+      setTimeout(() => {
+        setShown((current) => all.slice(Math.max(0, all.length - current.length - 200)));
+        setLoading(false);
+        resolve();
+      }, 600),
+    );
+  };
+  return <MessageList {...props} messages={shown} loading={loading} hasOlder={shown.length < all.length} onLoadOlder={loadOlder} />;
+}
+
+export const LoadsOlderOnScroll: Story = { render: (args) => <Paging {...args} /> };

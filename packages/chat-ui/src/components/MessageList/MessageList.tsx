@@ -1,0 +1,197 @@
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { TimeAgoLocale } from '@confab/client';
+import type { ClientMessage } from '../../internal/chatClient';
+import { useComponents } from '../../provider/ComponentsContext';
+import { Message } from '../Message/Message';
+import { MessageListEmpty } from './MessageListEmpty';
+
+export interface MessageListProps {
+  /** The chat's messages in order (oldest first), as the store holds them. */
+  messages: readonly ClientMessage[];
+  /** True while a page loads (the first one, or an older one). */
+  loading?: boolean;
+  /** True while older history exists; scrolling near the top then calls onLoadOlder. */
+  hasOlder?: boolean;
+  onLoadOlder?: () => unknown;
+  onRetry?: (clientId: string) => void;
+  /** The chat search: only messages containing it are shown, with the text marked. */
+  filter?: string;
+  /** Who the empty state welcomes. */
+  userName?: string;
+  locale?: TimeAgoLocale;
+  /** Reference time for time-ago labels (tests and stories). */
+  now?: number;
+}
+
+/** Estimated row height before measurement; rows are measured once rendered. */
+const estimatedRowPx = 76;
+/** Distance from the top that starts loading older history. */
+const loadOlderThresholdPx = 400;
+/** Distance from the bottom still counted as "at the bottom". */
+const stickThresholdPx = 48;
+
+const keyOf = (message: ClientMessage | undefined, index: number): string | number =>
+  message === undefined ? index : message.client_id || message.message_id;
+
+function matches(message: ClientMessage, needle: string): boolean {
+  return message.content.toLowerCase().includes(needle) || message.author_name.toLowerCase().includes(needle);
+}
+
+/**
+ * The chat's messages, virtualised (only the rows in view are in the DOM, so 10,000 messages
+ * scroll smoothly). Scrolling near the top loads older pages without moving what is on screen;
+ * new messages keep the view at the bottom when it already was there.
+ */
+export function MessageList({
+  messages,
+  loading = false,
+  hasOlder = false,
+  onLoadOlder,
+  onRetry,
+  filter = '',
+  userName,
+  locale = 'en',
+  now,
+}: MessageListProps) {
+  const { Spinner } = useComponents();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const needle = filter.trim().toLowerCase();
+  const hasRows = messages.length > 0;
+  const items = useMemo(() => (needle === '' ? messages : messages.filter((message) => matches(message, needle))), [messages, needle]);
+
+  // Follow the bottom until the user scrolls away from it; only user scrolls change this.
+  const stickToBottom = useRef(true);
+  const latest = useRef({ hasOlder, loading, onLoadOlder, filtering: needle !== '' });
+  latest.current = { hasOlder, loading, onLoadOlder, filtering: needle !== '' };
+  const olderRequested = useRef(false);
+
+  const scrollToBottom = useCallback(() => {
+    const element = scrollRef.current;
+    if (element) element.scrollTop = element.scrollHeight;
+  }, []);
+
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => estimatedRowPx,
+    overscan: 8,
+    getItemKey: (index) => keyOf(items[index], index),
+    // Hidden or layout-less environments report 0: keep the estimate rather than collapsing rows.
+    measureElement: (element) => {
+      const height = element.getBoundingClientRect().height;
+      return height > 0 ? height : estimatedRowPx;
+    },
+    initialRect: { width: 800, height: 600 },
+    onChange: (instance) => {
+      // Rows measured taller than estimated push the bottom down: follow it while sticking.
+      if (stickToBottom.current && !instance.isScrolling) scrollToBottom();
+    },
+  });
+
+  const requestOlder = useCallback(() => {
+    const { hasOlder: more, loading: busy, onLoadOlder: load, filtering } = latest.current;
+    if (!more || busy || filtering || olderRequested.current || load === undefined) return;
+    olderRequested.current = true;
+    Promise.resolve(load())
+      .catch(() => {})
+      .finally(() => {
+        olderRequested.current = false;
+      });
+  }, []);
+
+  useEffect(() => {
+    const element = scrollRef.current;
+    if (element === null) return undefined;
+    const onScroll = () => {
+      stickToBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight <= stickThresholdPx;
+      if (element.scrollTop < loadOlderThresholdPx) requestOlder();
+    };
+    element.addEventListener('scroll', onScroll, { passive: true });
+    return () => element.removeEventListener('scroll', onScroll);
+  }, [requestOlder, hasRows]);
+
+  // Keep the view steady when rows are prepended, and at the bottom when rows are appended.
+  const previous = useRef<{ firstKey: string | number | null; lastKey: string | number | null; count: number }>({
+    firstKey: null,
+    lastKey: null,
+    count: 0,
+  });
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    const firstKey = items.length > 0 ? keyOf(items[0], 0) : null;
+    const lastKey = items.length > 0 ? keyOf(items[items.length - 1], items.length - 1) : null;
+    const before = previous.current;
+    previous.current = { firstKey, lastKey, count: items.length };
+    if (element === null || items.length === 0) return;
+    if (before.count === 0) {
+      stickToBottom.current = true;
+      virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
+      scrollToBottom();
+      return;
+    }
+    if (before.firstKey !== null && before.firstKey !== firstKey) {
+      const anchorIndex = items.findIndex((message, index) => keyOf(message, index) === before.firstKey);
+      if (anchorIndex > 0) {
+        // Everything above the old first row is new: move down by exactly its height.
+        const added = virtualizer.measurementsCache[anchorIndex]?.start ?? anchorIndex * estimatedRowPx;
+        element.scrollTop += added;
+        return;
+      }
+    }
+    if (before.lastKey !== lastKey && stickToBottom.current) {
+      virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
+      scrollToBottom();
+    }
+  }, [items, virtualizer, scrollToBottom]);
+
+  // A first page shorter than the view never scrolls, so ask for more history straight away.
+  useEffect(() => {
+    const element = scrollRef.current;
+    if (element && element.clientHeight > 0 && element.scrollHeight <= element.clientHeight) requestOlder();
+  }, [items, hasOlder, requestOlder]);
+
+  if (messages.length === 0) {
+    return loading ? (
+      <div className="cf-message-list cf-message-list--loading" role="status">
+        <Spinner size={28} />
+        <p>Loading messages...</p>
+      </div>
+    ) : (
+      <MessageListEmpty userName={userName} />
+    );
+  }
+
+  const rows = virtualizer.getVirtualItems();
+  return (
+    <div ref={scrollRef} className="cf-message-list" role="log" aria-label="Messages" tabIndex={0}>
+      {loading && hasOlder ? (
+        <p className="cf-message-list__older" role="status">
+          Loading older messages...
+        </p>
+      ) : null}
+      {items.length === 0 ? (
+        <p className="cf-message-list__no-match" role="status">
+          No messages match “{filter.trim()}”
+        </p>
+      ) : null}
+      <div className="cf-message-list__canvas" style={{ height: virtualizer.getTotalSize() }}>
+        {rows.map((row) => {
+          const message = items[row.index];
+          if (message === undefined) return null;
+          return (
+            <div
+              key={row.key}
+              ref={virtualizer.measureElement}
+              data-index={row.index}
+              className="cf-message-list__row"
+              style={{ transform: `translateY(${row.start}px)` }}
+            >
+              <Message message={message} locale={locale} now={now} highlight={needle === '' ? undefined : filter} onRetry={onRetry} />
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

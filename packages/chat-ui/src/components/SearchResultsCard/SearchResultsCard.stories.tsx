@@ -1,0 +1,29 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { searchResultsData } from '../../testing/builders';
+import { SearchResultsCard } from './SearchResultsCard';
+
+const now = Date.parse('2026-01-05T12:30:00Z');
+
+const meta = {
+  title: 'Components/SearchResultsCard',
+  component: SearchResultsCard,
+  args: { now },
+  decorators: [(Story) => <div style={{ maxWidth: 720, padding: 24 }}><Story /></div>],
+} satisfies Meta<typeof SearchResultsCard>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** Fewer than 8 results: one page, no pagination. */
+export const OnePage: Story = { args: { data: searchResultsData(5) } };
+
+/** 20 results: pages 1–3 with Previous/Next and 'Showing 1-8 of 20 results'. */
+export const ManyPages: Story = { args: { data: searchResultsData(20) } };
+
+export const Truncated: Story = {
+  args: { data: searchResultsData(12, { metadata: { truncated: true, original_count: 57 }, total_results: 57 }) },
+};
+
+export const Empty: Story = { args: { data: searchResultsData(0) } };
+
+export const Chinese: Story = { args: { data: searchResultsData(3), locale: 'zh' } };

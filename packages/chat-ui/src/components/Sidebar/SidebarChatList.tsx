@@ -1,0 +1,68 @@
+import type { ChatRecord } from '@confab/client';
+import { Button } from '../Button/Button';
+import { useComponents } from '../../provider/ComponentsContext';
+
+export interface SidebarChatListProps {
+  chats: readonly ChatRecord[];
+  onOpenChat: (chatId: string) => void;
+  /** The chat shown in the main area; its entry is highlighted and marked aria-current. */
+  activeChatId?: string | null;
+  /** True while the list loads; shown only when there is nothing to show yet. */
+  loading?: boolean;
+  /** The message of a failed load, with a 'Try again' button when onRetry is given. */
+  error?: string | null;
+  onRetry?: () => void;
+}
+
+/** Chat names with their description (or 'No description'), per spec §2 Sidebar. */
+export function SidebarChatList({ chats, onOpenChat, activeChatId, loading = false, error = null, onRetry }: SidebarChatListProps) {
+  const { Spinner } = useComponents();
+  let body;
+  if (error !== null && chats.length === 0) {
+    body = (
+      <div className="cf-sidebar__error" role="alert">
+        <p>Failed to load chats.</p>
+        {onRetry ? (
+          <Button variant="ghost" className="cf-sidebar__retry" onClick={onRetry}>
+            Try again
+          </Button>
+        ) : null}
+      </div>
+    );
+  } else if (loading && chats.length === 0) {
+    body = (
+      <p className="cf-sidebar__empty" role="status">
+        <Spinner size={14} /> Loading chats...
+      </p>
+    );
+  } else if (chats.length === 0) {
+    body = <p className="cf-sidebar__empty">No chats yet. Start one with New Chat.</p>;
+  } else {
+    body = (
+      <ul>
+        {chats.map((chat) => {
+          const active = chat.id === activeChatId;
+          return (
+            <li key={chat.id}>
+              <button
+                type="button"
+                className={['cf-sidebar__chat', active && 'cf-sidebar__chat--active'].filter(Boolean).join(' ')}
+                aria-current={active ? 'page' : undefined}
+                onClick={() => onOpenChat(chat.id)}
+              >
+                <span className="cf-sidebar__chat-name">{chat.name}</span>{' '}
+                <span className="cf-sidebar__chat-description">{chat.description || 'No description'}</span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    );
+  }
+  return (
+    <nav className="cf-sidebar__chats" aria-label="Chats">
+      <h2 className="cf-sidebar__section-title">Chats</h2>
+      {body}
+    </nav>
+  );
+}

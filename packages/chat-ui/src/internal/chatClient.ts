@@ -1,0 +1,20 @@
+import { renderMessageContent, type ClientMessage, type ConfabClient, type ConnectionState, type MessageStatus, type RenderedContent } from '@confab/client';
+
+/*
+ * The one seam chat-ui reads the chat surfaces of @confab/client through (docs/CONTRACTS.md,
+ * issue 3): client.chats, client.messages, client.realtime and renderMessageContent.
+ */
+
+export type { ClientMessage, ConnectionState, MessageStatus, RenderedContent };
+
+export const chatsOf = (client: ConfabClient) => client.chats;
+export const messagesOf = (client: ConfabClient) => client.messages;
+export const realtimeOf = (client: ConfabClient) => client.realtime;
+
+/**
+ * A message body as the client's renderer gives it: search results, ALREADY SANITISED html, or
+ * text (which React escapes). Never pass anything but `kind: 'html'` output to innerHTML.
+ */
+export function renderContent(content: string): RenderedContent {
+  return renderMessageContent(content);
+}

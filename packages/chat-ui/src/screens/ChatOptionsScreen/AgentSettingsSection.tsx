@@ -1,0 +1,101 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { messages, resolveAgentPermissions, type ChatRecord } from '@confab/client';
+import { Alert } from '../../components/Alert/Alert';
+import { Button } from '../../components/Button/Button';
+import { FormField } from '../../components/FormField/FormField';
+import { chatsOf } from '../../internal/chatClient';
+import { useConfabClient } from '../../provider/hooks';
+
+export interface AgentSettingsSectionProps {
+  chat: ChatRecord;
+  disabled: boolean;
+}
+
+/** Agent permissions per chat (spec §6) and auto-routing with its agent (spec §4). */
+export function AgentSettingsSection({ chat, disabled }: AgentSettingsSectionProps) {
+  const client = useConfabClient();
+  const hintId = useId();
+  const saved = resolveAgentPermissions(chat);
+  const [permissions, setPermissions] = useState(saved);
+  const [autoRoute, setAutoRoute] = useState(chat.auto_route_enabled === true);
+  const [agent, setAgent] = useState(chat.auto_route_agent ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  // Follow the server's copy when it changes (another admin, or our own save coming back).
+  useEffect(() => setPermissions(resolveAgentPermissions(chat)), [chat]);
+  useEffect(() => setAutoRoute(chat.auto_route_enabled === true), [chat.auto_route_enabled]);
+  useEffect(() => setAgent(chat.auto_route_agent ?? ''), [chat.auto_route_agent]);
+
+  const attempt = async (action: () => Promise<unknown>, failure: string, rollback: () => void) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch {
+      rollback();
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const togglePermission = (key: 'confabAgents' | 'developerAgents') => {
+    const previous = permissions;
+    const next = { ...permissions, [key]: !permissions[key] };
+    setPermissions(next);
+    void attempt(
+      () => chatsOf(client).setAgentPermissions(chat.id, { confab_agents: next.confabAgents, developer_agents: next.developerAgents }),
+      messages.saveAgentSettingsFailed,
+      () => setPermissions(previous),
+    );
+  };
+
+  const toggleAutoRoute = () => {
+    const next = !autoRoute;
+    setAutoRoute(next);
+    void attempt(() => chatsOf(client).setAutoRouteEnabled(chat.id, next), messages.saveAutoRoutingSettingsFailed, () => setAutoRoute(!next));
+  };
+
+  const saveAgent = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const previous = chat.auto_route_agent ?? '';
+    void attempt(() => chatsOf(client).setAutoRouteAgent(chat.id, agent.trim().replace(/^@/, '')), messages.saveAutoRoutingAgentFailed, () => setAgent(previous));
+  };
+
+  const locked = disabled || busy;
+  return (
+    <section className="cf-card cf-options__section" aria-labelledby="cf-options-agents">
+      <h2 id="cf-options-agents">Agent settings</h2>
+      {error ? <Alert>{error}</Alert> : null}
+      <label className="cf-toggle">
+        <input type="checkbox" role="switch" checked={permissions.confabAgents} disabled={locked} onChange={() => togglePermission('confabAgents')} />
+        <span>Confab agents</span>
+      </label>
+      <label className="cf-toggle">
+        <input type="checkbox" role="switch" checked={permissions.developerAgents} disabled={locked} onChange={() => togglePermission('developerAgents')} />
+        <span>Developer agents</span>
+      </label>
+      <label className="cf-toggle">
+        <input type="checkbox" role="switch" checked={autoRoute} disabled={locked} aria-describedby={hintId} onChange={toggleAutoRoute} />
+        <span>Auto-routing</span>
+      </label>
+      <p id={hintId} className="cf-field__hint">
+        With auto-routing on, messages that mention no agent go to the agent below.
+      </p>
+      <form className="cf-form cf-options__inline" noValidate onSubmit={saveAgent}>
+        <FormField
+          label="Auto-routing agent"
+          name="auto_route_agent"
+          placeholder="agent username"
+          value={agent}
+          disabled={locked || !autoRoute}
+          onChange={(event) => setAgent(event.target.value)}
+        />
+        <Button type="submit" variant="secondary" disabled={locked || !autoRoute}>
+          Save Agent
+        </Button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { errorResponse } from '../../testing/fakeBackend';
+import { withConfab } from '../../storybook/withConfab';
+import { storyChatNotAdmin, storyChats } from '../../storybook/storyData';
+import { ChatOptionsScreen } from './ChatOptionsScreen';
+
+const chatId = storyChats[0]?.id ?? '';
+
+const meta = {
+  title: 'Screens/ChatOptionsScreen',
+  component: ChatOptionsScreen,
+  args: { chatId },
+} satisfies Meta<typeof ChatOptionsScreen>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Admin: Story = { decorators: [withConfab({ signedIn: true, state: { chats: storyChats } })] };
+
+/** A participant who is not an admin: every control is disabled. */
+export const NotAdmin: Story = {
+  decorators: [withConfab({ signedIn: true, state: { chats: [storyChatNotAdmin, ...storyChats.slice(1)] } })],
+};
+
+export const Loading: Story = { decorators: [withConfab({ signedIn: true, pending: true })] };
+
+/** Every save fails: try a toggle or Save Changes to see the spec's error texts. */
+export const SavesFail: Story = {
+  decorators: [
+    withConfab({
+      signedIn: true,
+      state: { chats: storyChats },
+      configure: (backend) => {
+        backend.override(`PATCH /api/collections/chats/records/${chatId}`, () => errorResponse(500, 'Something went wrong.'));
+        backend.override(`DELETE /api/collections/chats/records/${chatId}`, () => errorResponse(500, 'Something went wrong.'));
+      },
+    }),
+  ],
+};
+
+export const NotFound: Story = { args: { chatId: 'chat_missing_01' }, decorators: [withConfab({ signedIn: true })] };

@@ -1,0 +1,143 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithConfab } from '../../../test/renderWithConfab';
+import { createFakeBackend, errorResponse } from '../../testing/fakeBackend';
+import { ChatOptionsScreen } from './ChatOptionsScreen';
+
+const alice = { id: 'user_alice_0001', username: 'alice', email: 'alice@example.com', name: 'Alice Liddell', password: 'wonderland' };
+const bob = { id: 'user_bob_000001', username: 'bob', email: 'bob@example.com', name: 'Bob Builder', password: 'builder123' };
+const chatPath = '/api/collections/chats/records/chat_design_001';
+
+afterEach(() => vi.restoreAllMocks());
+
+async function setup(options: { admin?: boolean; chatId?: string } = {}) {
+  const backend = createFakeBackend({ users: [alice, bob] });
+  const chat = backend.addChat({
+    id: 'chat_design_001',
+    name: 'Design',
+    description: 'Weekly sync',
+    participants: [alice.id, bob.id],
+    admins: options.admin === false ? [bob.id] : [alice.id],
+  });
+  const result = renderWithConfab(<ChatOptionsScreen chatId={options.chatId ?? chat.id} />, { backend });
+  await act(() => result.client.login('alice', 'wonderland'));
+  if (options.chatId === undefined) await screen.findByRole('heading', { name: 'General settings' });
+  return { ...result, chat };
+}
+
+describe('ChatOptionsScreen', () => {
+  it('saves name and description', async () => {
+    const { user, chat, backend } = await setup();
+    const name = screen.getByLabelText('Name');
+    expect(name).toHaveValue('Design');
+    await user.clear(name);
+    await user.type(name, 'Design team');
+    await user.clear(screen.getByLabelText('Description'));
+    await user.type(screen.getByLabelText('Description'), 'Fridays');
+    const release = backend.hold();
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(screen.getByRole('button', { name: 'Saving...' })).toBeDisabled();
+    await act(async () => release());
+    expect(await screen.findByText('Changes saved.')).toBeInTheDocument();
+    expect(chat).toMatchObject({ name: 'Design team', description: 'Fridays' });
+  });
+
+  it("shows 'Failed to save changes.'", async () => {
+    const { user, backend } = await setup();
+    backend.override(`PATCH ${chatPath}`, () => errorResponse(500, 'boom'));
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to save changes.');
+  });
+
+  it('promotes, demotes and removes participants, never yourself', async () => {
+    const { user, chat } = await setup();
+    const me = screen.getByRole('listitem', { name: 'Alice Liddell' });
+    expect(within(me).queryByRole('button')).not.toBeInTheDocument();
+    const other = () => screen.getByRole('listitem', { name: 'Bob Builder' });
+    await user.click(within(other()).getByRole('button', { name: 'Promote' }));
+    expect(chat.admins).toContain(bob.id);
+    await user.click(await within(other()).findByRole('button', { name: 'Demote' }));
+    expect(chat.admins).not.toContain(bob.id);
+    await user.click(await within(other()).findByRole('button', { name: 'Remove' }));
+    expect(chat.participants).toEqual([alice.id]);
+    expect(await screen.findByRole('listitem', { name: 'Alice Liddell' })).toBeInTheDocument();
+    expect(screen.queryByRole('listitem', { name: 'Bob Builder' })).not.toBeInTheDocument();
+  });
+
+  it('toggles agent permissions and auto-routing, and saves the auto-routing agent', async () => {
+    const { user, chat } = await setup();
+    expect(screen.getByRole('switch', { name: 'Confab agents' })).toBeChecked();
+    expect(screen.getByRole('switch', { name: 'Developer agents' })).not.toBeChecked();
+    await user.click(screen.getByRole('switch', { name: 'Developer agents' }));
+    await waitFor(() => expect(chat.agent_permissions).toEqual({ confab_agents: true, developer_agents: true }));
+    await waitFor(() => expect(screen.getByRole('switch', { name: 'Auto-routing' })).toBeEnabled());
+    await user.click(screen.getByRole('switch', { name: 'Auto-routing' }));
+    await waitFor(() => expect(screen.getByLabelText('Auto-routing agent')).toBeEnabled());
+    expect(chat.auto_route_enabled).toBe(true);
+    await user.type(screen.getByLabelText('Auto-routing agent'), '@deep');
+    await user.click(screen.getByRole('button', { name: 'Save Agent' }));
+    await waitFor(() => expect(chat.auto_route_agent).toBe('deep'));
+  });
+
+  it.each([
+    ['Developer agents', 'Failed to save agent settings.'],
+    ['Auto-routing', 'Failed to save auto-routing settings.'],
+  ])('rolls back %s and says %s on failure', async (name, message) => {
+    const { user, backend } = await setup();
+    backend.override(`PATCH ${chatPath}`, () => errorResponse(500, 'boom'));
+    await user.click(screen.getByRole('switch', { name }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(screen.getByRole('switch', { name })).not.toBeChecked();
+  });
+
+  it("says 'Failed to save auto-routing agent.'", async () => {
+    const { user, backend } = await setup();
+    await user.click(screen.getByRole('switch', { name: 'Auto-routing' }));
+    await waitFor(() => expect(screen.getByLabelText('Auto-routing agent')).toBeEnabled());
+    backend.override(`PATCH ${chatPath}`, () => errorResponse(500, 'boom'));
+    await user.type(screen.getByLabelText('Auto-routing agent'), 'deep{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to save auto-routing agent.');
+  });
+
+  it('deletes the chat only after the confirmation', async () => {
+    const { user, backend, navigate } = await setup();
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    await user.click(screen.getByRole('button', { name: 'Delete Chat' }));
+    expect(confirm).toHaveBeenCalledWith('Are you sure? You will lose all of the files associated with this chat. This action cannot be undone.');
+    expect(backend.chats).toHaveLength(1);
+    confirm.mockReturnValue(true);
+    await user.click(screen.getByRole('button', { name: 'Delete Chat' }));
+    expect(backend.chats).toHaveLength(0);
+    expect(navigate).toHaveBeenCalledWith('/chat', { replace: true });
+  });
+
+  it("says 'Failed to delete chat.'", async () => {
+    const { user, backend } = await setup();
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    backend.override(`DELETE ${chatPath}`, () => errorResponse(500, 'boom'));
+    await user.click(screen.getByRole('button', { name: 'Delete Chat' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to delete chat.');
+  });
+
+  it('disables every control for non-admins', async () => {
+    await setup({ admin: false });
+    expect(screen.getByRole('note')).toHaveTextContent('Only chat admins can change these settings.');
+    for (const field of ['Name', 'Description', 'Auto-routing agent']) expect(screen.getByLabelText(field)).toBeDisabled();
+    for (const name of ['Save Changes', 'Save Agent', 'Delete Chat', 'Demote', 'Remove']) {
+      for (const button of screen.getAllByRole('button', { name })) expect(button).toBeDisabled();
+    }
+    for (const name of ['Confab agents', 'Developer agents', 'Auto-routing']) expect(screen.getByRole('switch', { name })).toBeDisabled();
+  });
+
+  it('shows the browser control info and goes back to the chat', async () => {
+    const { user, navigate } = await setup();
+    expect(screen.getByRole('heading', { name: 'Browser control' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Back to chat' }));
+    expect(navigate).toHaveBeenCalledWith('/chat/chat_design_001');
+  });
+
+  it('shows a not-found state for an unknown chat', async () => {
+    await setup({ chatId: 'chat_missing_01' });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Chat not found');
+  });
+});

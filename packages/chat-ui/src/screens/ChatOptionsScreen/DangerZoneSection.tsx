@@ -1,0 +1,43 @@
+import { useState } from 'react';
+import { messages } from '@confab/client';
+import { Alert } from '../../components/Alert/Alert';
+import { Button } from '../../components/Button/Button';
+import { chatsOf } from '../../internal/chatClient';
+import { useConfabClient, useNavigate } from '../../provider/hooks';
+
+export interface DangerZoneSectionProps {
+  chatId: string;
+  disabled: boolean;
+}
+
+/** Delete Chat, after the spec's confirmation; then back to /chat. */
+export function DangerZoneSection({ chatId, disabled }: DangerZoneSectionProps) {
+  const client = useConfabClient();
+  const navigate = useNavigate();
+  const [deleting, setDeleting] = useState(false);
+  const [failed, setFailed] = useState(false);
+
+  const remove = async () => {
+    if (!window.confirm(messages.deleteChatConfirmation)) return;
+    setDeleting(true);
+    setFailed(false);
+    try {
+      await chatsOf(client).remove(chatId);
+      navigate('/chat', { replace: true });
+    } catch {
+      setFailed(true);
+      setDeleting(false);
+    }
+  };
+
+  return (
+    <section className="cf-card cf-options__section cf-options__danger" aria-labelledby="cf-options-danger">
+      <h2 id="cf-options-danger">Danger zone</h2>
+      {failed ? <Alert>{messages.deleteChatFailed}</Alert> : null}
+      <p>Deleting the chat removes its messages and files for everyone.</p>
+      <Button variant="danger" disabled={disabled || deleting} onClick={remove}>
+        {deleting ? 'Deleting...' : 'Delete Chat'}
+      </Button>
+    </section>
+  );
+}

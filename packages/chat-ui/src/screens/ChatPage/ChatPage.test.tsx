@@ -1,0 +1,105 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderWithConfab } from '../../../test/renderWithConfab';
+import { stubMessageListLayout } from '../../../test/layout';
+import { clientMessage } from '../../testing/builders';
+import { createFakeBackend } from '../../testing/fakeBackend';
+import { ChatPage } from './ChatPage';
+
+const alice = { id: 'user_alice_0001', username: 'alice', email: 'alice@example.com', name: 'Alice Liddell', password: 'wonderland' };
+const bob = { id: 'user_bob_000001', username: 'bob', email: 'bob@example.com', name: 'Bob Builder', password: 'builder123' };
+
+beforeEach(() => stubMessageListLayout(600));
+afterEach(() => vi.restoreAllMocks());
+
+async function openChat(messageCount: number, chatId = 'chat_design_001') {
+  const backend = createFakeBackend({ users: [alice, bob] });
+  backend.addChat({ id: 'chat_design_001', name: 'Design', description: 'Weekly sync', participants: [alice.id, bob.id] });
+  backend.addMessages('chat_design_001', messageCount, [bob.id, alice.id]);
+  const result = renderWithConfab(<ChatPage chatId={chatId} />, { backend });
+  await act(() => result.client.login('alice', 'wonderland'));
+  return result;
+}
+
+describe('ChatPage', () => {
+  it('opens the chat: header, latest messages and the document title', async () => {
+    await openChat(3);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Design' })).toBeInTheDocument();
+    const log = await screen.findByRole('log', { name: 'Messages' });
+    expect(within(log).getByText('Message 3')).toBeInTheDocument();
+    expect(within(log).getAllByRole('article', { name: 'Bob Builder' })).toHaveLength(2);
+    expect(document.title).toBe('Design - Confab');
+  });
+
+  it('welcomes the user in an empty chat', async () => {
+    await openChat(0);
+    expect(await screen.findByRole('heading', { name: 'Welcome, Alice Liddell!' })).toBeInTheDocument();
+  });
+
+  it('shows a clear not-found state for an unknown chat id', async () => {
+    const { user, navigate } = await openChat(0, 'chat_missing_01');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Chat not found');
+    await user.click(screen.getByRole('button', { name: 'Back to chats' }));
+    expect(navigate).toHaveBeenCalledWith('/chat');
+  });
+
+  it('loads older pages when scrolled near the top', async () => {
+    const { backend } = await openChat(120);
+    const log = await screen.findByRole('log', { name: 'Messages' });
+    await screen.findByText('Message 120');
+    const before = backend.requests.filter((request) => request.route === 'GET /api/collections/messages/records').length;
+    act(() => {
+      log.scrollTop = 0;
+      fireEvent.scroll(log);
+    });
+    await waitFor(() =>
+      expect(backend.requests.filter((request) => request.route === 'GET /api/collections/messages/records').length).toBe(before + 1),
+    );
+    await waitFor(() => expect(log.scrollTop).toBeGreaterThan(1000));
+  });
+
+  it('sends through client.messages (optimistic message shown); Retry retries a failed one', async () => {
+    const { user, client } = await openChat(1);
+    await screen.findByText('Message 1');
+    const retry = vi.spyOn(client.messages, 'retry');
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), 'Hello Bob{Enter}');
+    expect(await screen.findByText('Hello Bob')).toBeInTheDocument();
+    expect(client.store.getState().messages.at(-1)).toMatchObject({ content: 'Hello Bob', author_id: alice.id, seq: null });
+
+    // Without a socket the client fails the send; either way, drive the failed state through the store.
+    act(() =>
+      client.store.setState((state) => ({ messages: state.messages.map((message) => (message.status === 'pending' ? { ...message, status: 'failed' as const } : message)) })),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Retry' }));
+    expect(retry).toHaveBeenCalledOnce();
+  });
+
+  it('filters the loaded messages with the header search', async () => {
+    const { user } = await openChat(12);
+    await screen.findByText('Message 12');
+    await user.type(screen.getByRole('searchbox', { name: 'Search messages' }), 'Message 1');
+    const log = screen.getByRole('log', { name: 'Messages' });
+    expect(within(log).getAllByRole('article')).toHaveLength(4); // 1, 10, 11, 12
+  });
+
+  it('flashes the title while hidden and a message arrives', async () => {
+    const { client } = await openChat(1);
+    await screen.findByText('Message 1');
+    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    act(() =>
+      client.store.setState((state) => ({
+        messages: [...state.messages, clientMessage({ content: 'Ping', chat_id: 'chat_design_001', author_id: bob.id, author_name: 'Bob Builder' })],
+      })),
+    );
+    expect(document.title).toBe('(1) New messages!');
+  });
+
+  it('shows the connection state in the header', async () => {
+    const { client } = await openChat(1);
+    await screen.findByText('Message 1');
+    act(() => client.store.setState({ connectionState: 'closed', isConnected: false }));
+    expect(screen.getByText('Connection Lost - Messages may not send')).toBeInTheDocument();
+    act(() => client.store.setState({ connectionState: 'connected', isConnected: true }));
+    expect(screen.getByText('Connected')).toBeInTheDocument();
+  });
+});

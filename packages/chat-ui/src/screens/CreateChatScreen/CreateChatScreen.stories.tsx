@@ -1,0 +1,47 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, within } from 'storybook/test';
+import { errorResponse } from '../../testing/fakeBackend';
+import { withConfab } from '../../storybook/withConfab';
+import { CreateChatScreen } from './CreateChatScreen';
+
+const meta = {
+  title: 'Screens/CreateChatScreen',
+  component: CreateChatScreen,
+} satisfies Meta<typeof CreateChatScreen>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Idle: Story = { decorators: [withConfab({ signedIn: true })] };
+
+export const ValidationError: Story = {
+  decorators: [withConfab({ signedIn: true })],
+  play: async ({ canvasElement }) => {
+    await userEvent.click(within(canvasElement).getByRole('button', { name: 'Create Chat' }));
+    await expect(within(canvasElement).getByRole('alert')).toHaveTextContent('Please enter a chat name');
+  },
+};
+
+export const Creating: Story = {
+  decorators: [withConfab({ signedIn: true, pending: true })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(canvas.getByLabelText('Chat name'), 'Launch plan');
+    await userEvent.click(canvas.getByRole('button', { name: 'Create Chat' }));
+    await expect(canvas.getByRole('button', { name: 'Creating...' })).toBeDisabled();
+  },
+};
+
+export const ServerError: Story = {
+  decorators: [
+    withConfab({
+      signedIn: true,
+      configure: (backend) => backend.override('POST /api/collections/chats/records', () => errorResponse(400, 'Failed to create record.')),
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(canvas.getByLabelText('Chat name'), 'Launch plan');
+    await userEvent.click(canvas.getByRole('button', { name: 'Create Chat' }));
+  },
+};

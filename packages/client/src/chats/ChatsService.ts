@@ -1,0 +1,163 @@
+import type PocketBase from 'pocketbase';
+import { constants } from '../constants';
+import { ConfabError, toConfabError } from '../errors';
+import type { RealtimeConnection } from '../realtime/RealtimeConnection';
+import type { ConfabStore } from '../store/createConfabStore';
+import type { AgentPermissions, ChatRecord, UserRecord } from '../types';
+import { validateChatCreation } from '../validation/content';
+import { removeChat, upsertChat } from './chatList';
+
+const chatsCollection = 'chats';
+/** Every chat call expands the members, as the chat list and Chat Options show them. */
+const expand = 'participants,admins';
+
+export interface ChatsServiceDependencies {
+  pb: PocketBase;
+  store: ConfabStore;
+  realtime: RealtimeConnection;
+  currentUser: () => UserRecord;
+  /** Called when a chat leaves the list (deleted, or the user removed) so the open chat closes. */
+  onChatGone: (chatId: string) => void;
+}
+
+export interface CreateChatInput {
+  name: string;
+  description?: string;
+}
+
+export interface ChatPatch {
+  name?: string;
+  description?: string;
+}
+
+/**
+ * Chats through the record API (spec §7 chats), kept in step with `store.chats` both by its own
+ * answers and by the gateway's chat-list events. Every failure rejects with a ConfabError.
+ */
+export class ChatsService {
+  constructor(private readonly dependencies: ChatsServiceDependencies) {
+    const { realtime } = dependencies;
+    realtime.on('chat_added', ({ chat }) => this.remember(chat));
+    realtime.on('chat_updated', ({ chat }) => this.remember(chat));
+    realtime.on('chat_removed', ({ chat_id }) => this.forget(chat_id));
+    realtime.on('chat_deleted', ({ chat_id }) => this.forget(chat_id));
+  }
+
+  /** The user's chats, newest activity first; fills store.chats, chatsLoading and chatsError. */
+  async list(): Promise<ChatRecord[]> {
+    const { pb, store } = this.dependencies;
+    store.setState({ chatsLoading: true, chatsError: null });
+    try {
+      const chats = await pb.collection(chatsCollection).getFullList<ChatRecord>({
+        expand,
+        sort: '-updated',
+        batch: constants.list.fullListBatchSize,
+      });
+      store.setState({ chats, chatsLoading: false });
+      return chats;
+    } catch (error) {
+      const failure = toConfabError(error);
+      // An aborted load is superseded by another one; it is not an error to show.
+      store.setState(failure.isAbort ? { chatsLoading: false } : { chatsLoading: false, chatsError: failure.message });
+      throw failure;
+    }
+  }
+
+  async get(id: string): Promise<ChatRecord> {
+    const chat = await this.call(() => this.dependencies.pb.collection(chatsCollection).getOne<ChatRecord>(id, { expand }));
+    this.refresh(chat);
+    return chat;
+  }
+
+  /** The caller becomes creator, participant and admin (spec §3). */
+  async create(input: CreateChatInput): Promise<ChatRecord> {
+    const user = this.dependencies.currentUser();
+    const problem = validateChatCreation({ name: input.name, userId: user.id });
+    if (problem !== null) throw new ConfabError(problem, 400);
+    const body = {
+      name: input.name.trim(),
+      description: (input.description ?? '').trim(),
+      creator: user.id,
+      participants: [user.id],
+      admins: [user.id],
+    };
+    const chat = await this.call(() => this.dependencies.pb.collection(chatsCollection).create<ChatRecord>(body, { expand }));
+    this.remember(chat);
+    return chat;
+  }
+
+  update(id: string, patch: ChatPatch): Promise<ChatRecord> {
+    const body: Record<string, string> = {};
+    if (patch.name !== undefined) body['name'] = patch.name.trim();
+    if (patch.description !== undefined) body['description'] = patch.description.trim();
+    return this.patch(id, body);
+  }
+
+  promote(id: string, userId: string): Promise<ChatRecord> {
+    return this.patch(id, { 'admins+': userId });
+  }
+
+  demote(id: string, userId: string): Promise<ChatRecord> {
+    return this.patch(id, { 'admins-': userId });
+  }
+
+  addParticipant(id: string, userId: string): Promise<ChatRecord> {
+    return this.patch(id, { 'participants+': userId });
+  }
+
+  /** The server also drops the user from the admins; an admin cannot remove themself. */
+  removeParticipant(id: string, userId: string): Promise<ChatRecord> {
+    return this.patch(id, { 'participants-': userId });
+  }
+
+  setAgentPermissions(id: string, permissions: AgentPermissions): Promise<ChatRecord> {
+    return this.patch(id, { agent_permissions: permissions });
+  }
+
+  setAutoRouteEnabled(id: string, enabled: boolean): Promise<ChatRecord> {
+    return this.patch(id, { auto_route_enabled: enabled });
+  }
+
+  setAutoRouteAgent(id: string, username: string): Promise<ChatRecord> {
+    return this.patch(id, { auto_route_agent: username });
+  }
+
+  /** Deletes the chat with its messages and files (admins only). */
+  async remove(id: string): Promise<void> {
+    await this.call(() => this.dependencies.pb.collection(chatsCollection).delete(id));
+    this.forget(id);
+  }
+
+  private async patch(id: string, body: Record<string, unknown>): Promise<ChatRecord> {
+    const chat = await this.call(() => this.dependencies.pb.collection(chatsCollection).update<ChatRecord>(id, body, { expand }));
+    this.remember(chat);
+    return chat;
+  }
+
+  private async call<Result>(operation: () => Promise<Result>): Promise<Result> {
+    try {
+      return await operation();
+    } catch (error) {
+      throw toConfabError(error);
+    }
+  }
+
+  /** Adds or replaces the chat in the list, and in currentChat when it is the open one. */
+  private remember(chat: ChatRecord): void {
+    this.dependencies.store.setState((state) => ({
+      chats: upsertChat(state.chats, chat),
+      ...(state.currentChat?.id === chat.id ? { currentChat: chat } : {}),
+    }));
+  }
+
+  /** Like remember, but only for chats already listed: get() of a chat does not add it. */
+  private refresh(chat: ChatRecord): void {
+    const { chats, currentChat } = this.dependencies.store.getState();
+    if (chats.some((listed) => listed.id === chat.id) || currentChat?.id === chat.id) this.remember(chat);
+  }
+
+  private forget(chatId: string): void {
+    this.dependencies.store.setState((state) => ({ chats: removeChat(state.chats, chatId) }));
+    this.dependencies.onChatGone(chatId);
+  }
+}

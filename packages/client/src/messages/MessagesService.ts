@@ -1,0 +1,239 @@
+import type PocketBase from 'pocketbase';
+import { constants } from '../constants';
+import { ConfabError, toConfabError } from '../errors';
+import type { RealtimeConnection } from '../realtime/RealtimeConnection';
+import { displayNameOf } from '../records';
+import type { ConfabStore } from '../store/createConfabStore';
+import type { ChatRecord, ClientMessage, MessageRecord, UserRecord } from '../types';
+import { validateMessage } from '../validation/content';
+import { contiguousSeq, mergeMessages, oldestSeq, updateUnconfirmed } from './mergeMessages';
+import { messageFromRecord, messageFromWire } from './normalize';
+import { Outbox } from './outbox';
+
+const messagesCollection = 'messages';
+
+export interface MessagesOptions {
+  /** A sent message not confirmed by its new_message within this time is marked failed. Default 10 000. */
+  sendTimeoutMs?: number;
+  /** Messages per history page. Default 50. */
+  pageSize?: number;
+}
+
+export interface MessagesServiceDependencies {
+  pb: PocketBase;
+  store: ConfabStore;
+  realtime: RealtimeConnection;
+  currentUser: () => UserRecord;
+  /** Resolves a chat that is not in store.chats yet (a link opened before the list loaded). */
+  getChat: (chatId: string) => Promise<ChatRecord>;
+}
+
+/**
+ * The open chat's messages (spec §7 messages and realtime): history by keyset pages over the
+ * record API, live and missed messages from the gateway merged by seq, and optimistic sending.
+ */
+export class MessagesService {
+  private readonly sendTimeoutMs: number;
+  private readonly pageSize: number;
+  private readonly outbox: Outbox;
+  private openChatId: string | null = null;
+  /** Bumped by every open/close so answers for a chat no longer open are dropped. */
+  private generation = 0;
+  private olderRequest: Promise<{ hasMore: boolean }> | null = null;
+
+  constructor(private readonly dependencies: MessagesServiceDependencies, options: MessagesOptions = {}) {
+    this.sendTimeoutMs = options.sendTimeoutMs ?? constants.messageSendTimeoutMs;
+    this.pageSize = options.pageSize ?? constants.messagePageSize;
+    this.outbox = new Outbox((clientId) => this.markFailed(clientId));
+    const { realtime } = dependencies;
+    realtime.on('new_message', ({ message, client_id }) => {
+      if (client_id !== undefined) this.outbox.confirm(client_id);
+      if (message.chat_id === this.openChatId) this.merge([messageFromWire(message, client_id)]);
+    });
+    realtime.on('joined', ({ chat_id, last_seq, has_more }) => {
+      if (has_more === true && chat_id === this.openChatId) void this.fillGap(chat_id, last_seq);
+    });
+    realtime.on('error', ({ code, ref }) => {
+      if (code === 'invalid_message' && ref !== undefined) this.markFailed(ref);
+    });
+    // A socket that closes takes every unconfirmed send with it.
+    realtime.on('state', ({ state }) => {
+      if (state !== 'connected') for (const clientId of this.outbox.waitingIds()) this.markFailed(clientId);
+    });
+  }
+
+  /**
+   * Makes chatId the current chat (isCurrentUserAdmin follows), loads its latest page and joins
+   * it from the last loaded seq, so nothing sent in between is missed.
+   */
+  async open(chatId: string): Promise<void> {
+    const { store, realtime } = this.dependencies;
+    if (this.openChatId !== null && this.openChatId !== chatId) realtime.leave(this.openChatId);
+    const generation = ++this.generation;
+    this.openChatId = chatId;
+    this.olderRequest = null;
+    const known = store.getState().chats.find((chat) => chat.id === chatId) ?? null;
+    store.setState({ currentChat: known, messages: [], hasOlderMessages: false, loadingMessages: true });
+    try {
+      const chat = known ?? (await this.dependencies.getChat(chatId));
+      if (generation !== this.generation) return;
+      if (known === null) store.setState({ currentChat: chat });
+      const page = await this.fetchPage(chatId, null);
+      if (generation !== this.generation) return;
+      store.setState((state) => ({ messages: mergeMessages(state.messages, page.messages), hasOlderMessages: page.hasMore, loadingMessages: false }));
+      realtime.join(chatId, page.messages.at(-1)?.seq ?? 0);
+    } catch (error) {
+      if (generation === this.generation) store.setState({ loadingMessages: false });
+      throw toConfabError(error);
+    }
+  }
+
+  /** Closes the current chat if it is chatId: leaves it and clears currentChat and the messages. */
+  closeChat(chatId: string): void {
+    if (this.openChatId !== chatId) return;
+    this.generation += 1;
+    this.openChatId = null;
+    this.olderRequest = null;
+    this.dependencies.realtime.leave(chatId);
+    this.dependencies.store.setState({ currentChat: null, messages: [], hasOlderMessages: false, loadingMessages: false });
+  }
+
+  /** Prepends the page before the oldest loaded message. Concurrent calls share one request. */
+  loadOlder(chatId: string): Promise<{ hasMore: boolean }> {
+    const { store } = this.dependencies;
+    if (chatId !== this.openChatId) return Promise.resolve({ hasMore: false });
+    if (this.olderRequest !== null) return this.olderRequest;
+    const before = oldestSeq(store.getState().messages);
+    if (!store.getState().hasOlderMessages || before === null) return Promise.resolve({ hasMore: false });
+    const generation = this.generation;
+    store.setState({ loadingMessages: true });
+    const request = this.fetchPage(chatId, before).then(
+      (page) => {
+        if (generation !== this.generation) return { hasMore: false };
+        store.setState((state) => ({ messages: mergeMessages(state.messages, page.messages), hasOlderMessages: page.hasMore, loadingMessages: false }));
+        return { hasMore: page.hasMore };
+      },
+      (error: unknown) => {
+        if (generation === this.generation) store.setState({ loadingMessages: false });
+        throw toConfabError(error);
+      },
+    );
+    this.olderRequest = request;
+    const clear = () => {
+      if (this.olderRequest === request) this.olderRequest = null;
+    };
+    request.then(clear, clear);
+    return request;
+  }
+
+  /**
+   * Sends optimistically: the returned message (status 'pending', seq null) is in store.messages
+   * at once, becomes 'sent' when the server's new_message for its client_id arrives, and
+   * 'failed' after sendTimeoutMs, on an invalid_message error, or when the socket closes.
+   * Throws a ConfabError for empty content or without a user.
+   */
+  send(chatId: string, content: string): ClientMessage {
+    const user = this.dependencies.currentUser();
+    const problem = validateMessage(content);
+    if (problem !== null) throw new ConfabError(problem, 400);
+    const clientId = newClientId();
+    const message: ClientMessage = {
+      message_id: clientId,
+      chat_id: chatId,
+      author_id: user.id,
+      author_name: displayNameOf(user),
+      author_username: user.username,
+      content: content.trim(),
+      created_at: new Date().toISOString(),
+      message_type: 'regular',
+      seq: null,
+      client_id: clientId,
+      status: 'pending',
+      is_agent: false,
+    };
+    if (chatId === this.openChatId) this.dependencies.store.setState((state) => ({ messages: [...state.messages, message] }));
+    this.outbox.add(clientId, { chatId, content: message.content });
+    this.transmit(clientId);
+    return message;
+  }
+
+  /** Sends a failed message again with the same client_id: the server never stores it twice. */
+  retry(clientId: string): void {
+    if (!this.outbox.has(clientId)) return;
+    this.setStatus(clientId, 'pending');
+    this.transmit(clientId);
+  }
+
+  /** Forgets the open chat and every unconfirmed send (logout). */
+  clear(): void {
+    this.generation += 1;
+    this.openChatId = null;
+    this.olderRequest = null;
+    this.outbox.clear();
+  }
+
+  private transmit(clientId: string): void {
+    const entry = this.outbox.get(clientId);
+    if (entry === undefined) return;
+    const sent = this.dependencies.realtime.send({ type: 'send_message', chat_id: entry.chatId, content: entry.content, client_id: clientId });
+    if (sent) this.outbox.wait(clientId, this.sendTimeoutMs);
+    else this.markFailed(clientId);
+  }
+
+  private markFailed(clientId: string): void {
+    this.outbox.stopWaiting(clientId);
+    this.setStatus(clientId, 'failed');
+  }
+
+  private setStatus(clientId: string, status: ClientMessage['status']): void {
+    this.dependencies.store.setState((state) => ({
+      messages: updateUnconfirmed(state.messages, clientId, (message) => ({ ...message, status })),
+    }));
+  }
+
+  private merge(incoming: ClientMessage[]): void {
+    this.dependencies.store.setState((state) => ({ messages: mergeMessages(state.messages, incoming) }));
+  }
+
+  /** After a replay capped at its maximum: pages the rest up to lastSeq over HTTP. */
+  private async fillGap(chatId: string, lastSeq: number): Promise<void> {
+    const { pb, store, realtime } = this.dependencies;
+    const generation = this.generation;
+    const from = realtime.lastSeq(chatId) ?? 0;
+    try {
+      const records = await pb.collection(messagesCollection).getFullList<MessageRecord>({
+        filter: pb.filter('chat = {:chatId} && seq > {:from} && seq <= {:lastSeq}', { chatId, from, lastSeq }),
+        sort: 'seq',
+        expand: 'author',
+        batch: constants.list.fullListBatchSize,
+      });
+      if (generation !== this.generation) return;
+      this.merge(records.map(messageFromRecord));
+      realtime.advance(chatId, contiguousSeq(store.getState().messages, from));
+    } catch {
+      // The resume point stays before the gap, so the next reconnect asks for it again.
+    }
+  }
+
+  private async fetchPage(chatId: string, beforeSeq: number | null): Promise<{ messages: ClientMessage[]; hasMore: boolean }> {
+    const { pb } = this.dependencies;
+    const filter =
+      beforeSeq === null
+        ? pb.filter('chat = {:chatId}', { chatId })
+        : pb.filter('chat = {:chatId} && seq < {:beforeSeq}', { chatId, beforeSeq });
+    // One extra row tells whether an older page exists without counting the whole chat.
+    const result = await pb.collection(messagesCollection).getList<MessageRecord>(1, this.pageSize + 1, {
+      filter,
+      sort: '-seq',
+      expand: 'author',
+      skipTotal: true,
+    });
+    const hasMore = result.items.length > this.pageSize;
+    return { messages: result.items.slice(0, this.pageSize).reverse().map(messageFromRecord), hasMore };
+  }
+}
+
+/** A random id for send_message's client_id (crypto.randomUUID exists in browsers and Node ≥ 19). */
+function newClientId(): string {
+  return globalThis.crypto.randomUUID();
+}

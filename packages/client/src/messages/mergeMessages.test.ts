@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { ClientMessage } from '../types';
+import { contiguousSeq, mergeMessages, oldestSeq, updateUnconfirmed } from './mergeMessages';
+
+function message(seq: number | null, overrides: Partial<ClientMessage> = {}): ClientMessage {
+  return {
+    message_id: seq === null ? `pending-${overrides.client_id ?? ''}` : `m${seq}`,
+    chat_id: 'chat1',
+    author_id: 'u1',
+    author_name: 'U',
+    author_username: 'u',
+    content: `content ${seq ?? 'pending'}`,
+    created_at: '2026-01-01 00:00:00.000Z',
+    message_type: 'regular',
+    seq,
+    status: seq === null ? 'pending' : 'sent',
+    is_agent: false,
+    ...overrides,
+  };
+}
+
+const seqs = (messages: ClientMessage[]) => messages.map((item) => item.seq);
+
+describe('mergeMessages', () => {
+  it('appends, prepends and fills gaps in seq order', () => {
+    const current = [message(3), message(4)];
+    expect(seqs(mergeMessages(current, [message(5)]))).toEqual([3, 4, 5]);
+    expect(seqs(mergeMessages(current, [message(2), message(1)]))).toEqual([1, 2, 3, 4]);
+    expect(seqs(mergeMessages([message(1), message(4)], [message(3), message(2)]))).toEqual([1, 2, 3, 4]);
+  });
+
+  it('ignores a seq it already holds and returns the same array when nothing changes', () => {
+    const current = [message(1), message(2)];
+    expect(mergeMessages(current, [message(2, { content: 'again' })])).toBe(current);
+    expect(mergeMessages(current, [])).toBe(current);
+    expect(mergeMessages(current, [message(2), message(3), message(3)])).toHaveLength(3);
+  });
+
+  it('replaces the unconfirmed message with the same client_id and keeps the others last', () => {
+    const current = [message(1), message(null, { client_id: 'a' }), message(null, { client_id: 'b', status: 'failed' })];
+    const merged = mergeMessages(current, [message(2, { client_id: 'b' })]);
+    expect(merged.map((item) => [item.seq, item.client_id, item.status])).toEqual([
+      [1, undefined, 'sent'],
+      [2, 'b', 'sent'],
+      [null, 'a', 'pending'],
+    ]);
+    // A confirmation whose seq is already held (a replay came first) still clears the pending copy.
+    expect(seqs(mergeMessages([message(1), message(null, { client_id: 'c' })], [message(1, { client_id: 'c' })]))).toEqual([1]);
+  });
+});
+
+describe('helpers', () => {
+  it('updates one unconfirmed message, finds the oldest seq and the contiguous end', () => {
+    const current = [message(2), message(null, { client_id: 'a' })];
+    expect(updateUnconfirmed(current, 'a', (item) => ({ ...item, status: 'failed' }))[1]?.status).toBe('failed');
+    expect(updateUnconfirmed(current, 'zzz', (item) => item)).toBe(current);
+    expect(oldestSeq(current)).toBe(2);
+    expect(oldestSeq([message(null)])).toBeNull();
+    expect(contiguousSeq([message(1), message(2), message(3), message(5)], 1)).toBe(3);
+    expect(contiguousSeq([message(4)], 2)).toBe(2);
+  });
+});

@@ -1,0 +1,67 @@
+import type { ClientMessage } from '../types';
+
+/*
+ * store.messages holds the confirmed messages in seq order, then the unconfirmed ones (pending
+ * or failed, seq null) in the order they were sent. These pure functions keep it that way.
+ */
+
+/**
+ * Merges confirmed messages (from a page, a replay or live) into the list: a seq already held
+ * is ignored, and an unconfirmed message with the same client_id is replaced by its confirmation.
+ * Returns the same array when nothing changed, so subscribers do not re-render.
+ */
+export function mergeMessages(current: ClientMessage[], incoming: ClientMessage[]): ClientMessage[] {
+  const arriving = incoming.filter((message) => message.seq !== null);
+  if (arriving.length === 0) return current;
+  const confirmed = current.filter((message) => message.seq !== null);
+  const held = new Set(confirmed.map((message) => message.seq));
+  const confirmedClientIds = new Set(arriving.map((message) => message.client_id));
+  confirmedClientIds.delete(undefined);
+  const unconfirmed = current.filter((message) => message.seq === null && !confirmedClientIds.has(message.client_id));
+  const added: ClientMessage[] = [];
+  for (const message of arriving) {
+    if (held.has(message.seq)) continue;
+    held.add(message.seq);
+    added.push(message);
+  }
+  if (added.length === 0 && unconfirmed.length === current.length - confirmed.length) return current;
+  const lastHeld = confirmed.at(-1)?.seq ?? 0;
+  added.sort(bySeq);
+  // The common case (a live message, a newer page) appends; only older pages and gaps need a sort.
+  const firstAdded = added[0]?.seq ?? Number.POSITIVE_INFINITY;
+  const merged = firstAdded > lastHeld ? [...confirmed, ...added] : [...confirmed, ...added].sort(bySeq);
+  return [...merged, ...unconfirmed];
+}
+
+/** Replaces the message with this client_id (pending or failed) by update(message). */
+export function updateUnconfirmed(
+  current: ClientMessage[],
+  clientId: string,
+  update: (message: ClientMessage) => ClientMessage,
+): ClientMessage[] {
+  const index = current.findIndex((message) => message.seq === null && message.client_id === clientId);
+  if (index === -1) return current;
+  const next = [...current];
+  next[index] = update(current[index] as ClientMessage);
+  return next;
+}
+
+/** The lowest seq held, the keyset of the next older page. */
+export function oldestSeq(messages: ClientMessage[]): number | null {
+  return messages.find((message) => message.seq !== null)?.seq ?? null;
+}
+
+/** The highest seq such that every message from `from` + 1 up to it is held. */
+export function contiguousSeq(messages: ClientMessage[], from: number): number {
+  let seq = from;
+  for (const message of messages) {
+    if (message.seq === null || message.seq <= seq) continue;
+    if (message.seq !== seq + 1) break;
+    seq = message.seq;
+  }
+  return seq;
+}
+
+function bySeq(left: ClientMessage, right: ClientMessage): number {
+  return (left.seq ?? 0) - (right.seq ?? 0);
+}

@@ -1,0 +1,35 @@
+import type { WireMessage } from '../protocol';
+import { displayNameOf } from '../records';
+import type { ClientMessage, MessageRecord, UserRecord } from '../types';
+
+/** Agent accounts are users whose type ends in '-agent' (developer-agent, confab-agent). */
+export function isAgentUser(user: Pick<UserRecord, 'type'> | undefined): boolean {
+  return user !== undefined && typeof user.type === 'string' && user.type.endsWith('-agent');
+}
+
+/** A record of the messages collection (author expanded) in the store's form. */
+export function messageFromRecord(record: MessageRecord): ClientMessage {
+  const author = record.expand?.author;
+  const message: ClientMessage = {
+    message_id: record.id,
+    chat_id: record.chat,
+    author_id: record.author,
+    author_name: author === undefined ? '' : displayNameOf(author),
+    author_username: author?.username ?? '',
+    content: record.content ?? record.encryptedContent ?? '',
+    created_at: record.created,
+    message_type: record.message_type,
+    seq: typeof record.seq === 'number' ? record.seq : null,
+    status: 'sent',
+    is_agent: isAgentUser(author),
+  };
+  if (record.client_id !== undefined && record.client_id !== '') message.client_id = record.client_id;
+  return message;
+}
+
+/** A new_message frame's message in the store's form. */
+export function messageFromWire(wire: WireMessage, clientId?: string): ClientMessage {
+  const message: ClientMessage = { ...wire, is_agent: wire.is_agent === true, status: 'sent' };
+  if (clientId !== undefined && clientId !== '') message.client_id = clientId;
+  return message;
+}

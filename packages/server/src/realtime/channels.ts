@@ -1,0 +1,45 @@
+/**
+ * Bus channels and the events on them. Frames are serialised once by whoever publishes, so
+ * every instance forwards the same text to its sockets without encoding it again.
+ */
+
+export const chatChannel = (chatId: string): string => `chat:${chatId}`;
+export const userChannel = (userId: string): string => `user:${userId}`;
+
+/** On `chat:<id>`: a stored message, as its ready `new_message` frame. */
+export interface MessageEvent {
+  kind: 'message';
+  chat_id: string;
+  seq: number;
+  frame: string;
+}
+
+/** On `user:<id>`: a chat-list frame; `detach` makes that user's sockets leave the chat at once. */
+export interface ChatListEvent {
+  kind: 'chat_list';
+  chat_id: string;
+  frame: string;
+  detach: boolean;
+}
+
+/** On `user:<id>`: the user's tokens were revoked (password change); close their sockets. */
+export interface RevokeEvent {
+  kind: 'revoke';
+}
+
+export type ChatEvent = MessageEvent;
+export type UserEvent = ChatListEvent | RevokeEvent;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+export function isMessageEvent(value: unknown): value is MessageEvent {
+  return isObject(value) && value['kind'] === 'message' && typeof value['seq'] === 'number' && typeof value['frame'] === 'string';
+}
+
+export function isUserEvent(value: unknown): value is UserEvent {
+  if (!isObject(value)) return false;
+  if (value['kind'] === 'revoke') return true;
+  return value['kind'] === 'chat_list' && typeof value['chat_id'] === 'string' && typeof value['frame'] === 'string';
+}

@@ -1,0 +1,90 @@
+import type { Bus } from './bus';
+import { chatChannel, isMessageEvent, type MessageEvent } from './channels';
+import type { Connection } from './connection';
+
+/** Loads stored frames after a seq (for gaps between instances' publishes). */
+export type FrameLoader = (chatId: string, afterSeq: number, limit: number) => Promise<{ seq: number; frame: string }[]>;
+
+/**
+ * The sockets of this instance joined to one chat. Messages reach it over the bus, possibly out
+ * of seq order when several instances publish; the room delivers them strictly in seq order,
+ * reading any missing seq from the database (it is committed: a seq is only assigned after the
+ * previous one committed). Each frame is encoded once and the same bytes go to every socket.
+ */
+export class ChatRoom {
+  readonly connections = new Set<Connection>();
+  lastSeq = 0;
+  private readonly pending: MessageEvent[] = [];
+  private draining = true;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    readonly chatId: string,
+    bus: Bus,
+    private readonly load: FrameLoader,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.unsubscribe = bus.subscribe(chatChannel(chatId), (payload) => {
+      if (isMessageEvent(payload)) this.receive(payload);
+    });
+  }
+
+  /** Called once the subscription is live and the chat's last seq is known. */
+  start(lastSeq: number): void {
+    this.lastSeq = lastSeq;
+    this.draining = false;
+    if (this.pending.length > 0) void this.drain();
+  }
+
+  private receive(event: MessageEvent): void {
+    if (!this.draining && this.pending.length === 0 && event.seq === this.lastSeq + 1) {
+      this.lastSeq = event.seq;
+      this.broadcast(event.seq, Buffer.from(event.frame));
+      return;
+    }
+    if (event.seq <= this.lastSeq) return;
+    this.pending.push(event);
+    if (!this.draining) void this.drain();
+  }
+
+  private broadcast(seq: number, data: Buffer): void {
+    for (const connection of this.connections) connection.deliver(this.chatId, seq, data);
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.pending.length > 0) {
+        this.pending.sort((a, b) => a.seq - b.seq);
+        const next = this.pending[0] as MessageEvent;
+        if (next.seq > this.lastSeq + 1) await this.fillGap(next.seq);
+        this.pending.shift();
+        if (next.seq <= this.lastSeq) continue;
+        this.lastSeq = next.seq;
+        this.broadcast(next.seq, Buffer.from(next.frame));
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async fillGap(beforeSeq: number): Promise<void> {
+    try {
+      const frames = await this.load(this.chatId, this.lastSeq, beforeSeq - this.lastSeq - 1);
+      for (const stored of frames) {
+        if (stored.seq <= this.lastSeq || stored.seq >= beforeSeq) continue;
+        this.lastSeq = stored.seq;
+        this.broadcast(stored.seq, Buffer.from(stored.frame));
+      }
+    } catch (error) {
+      this.onError(error);
+    }
+    // Whatever is still missing was deleted (or unreadable): sockets resume through after_seq.
+    this.lastSeq = Math.max(this.lastSeq, beforeSeq - 1);
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.connections.clear();
+  }
+}

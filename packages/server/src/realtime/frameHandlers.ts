@@ -1,0 +1,129 @@
+import { WebSocket } from 'ws';
+import { ConfabServerError, type FieldErrors } from '../errors';
+import type { Services } from '../services/index';
+import { messageContentMaximum, validateContent } from '../services/messaging';
+import { replaying, type Connection } from './connection';
+import { closeCodes, errorFrame, replayLimit, type ClientFrame } from './protocol';
+import type { RoomRegistry } from './rooms';
+import type { UserSessions } from './userSessions';
+
+type FrameOf<Type extends ClientFrame['type']> = Extract<ClientFrame, { type: Type }>;
+
+function invalidMessageText(errors: FieldErrors): string {
+  const error = Object.values(errors)[0];
+  if (error?.code === 'validation_required') return 'message content is empty after trimming';
+  if (error?.code === 'validation_max_text_constraint') return `message content is longer than ${messageContentMaximum} characters`;
+  return error?.message ?? 'invalid message';
+}
+
+/** What each well-formed client frame does. Every refusal is an error frame, never silence. */
+export class FrameHandlers {
+  constructor(
+    private readonly services: Services,
+    private readonly rooms: RoomRegistry,
+    private readonly sessions: UserSessions,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  async handle(connection: Connection, frame: ClientFrame): Promise<void> {
+    try {
+      if (connection.authenticating !== undefined) await connection.authenticating;
+      if (frame.type === 'authenticate_with_token') return await this.authenticate(connection, frame.token);
+      if (connection.userId === undefined) {
+        return connection.send(errorFrame('not_authenticated', 'send authenticate_with_token first', frame.type));
+      }
+      switch (frame.type) {
+        case 'ping':
+          return connection.send(JSON.stringify({ type: 'pong', timestamp: frame.timestamp }));
+        case 'join_chat':
+          return await this.join(connection, connection.userId, frame);
+        case 'leave_chat':
+          if (connection.leave(frame.chat_id)) this.rooms.leave(frame.chat_id, connection);
+          return connection.send(JSON.stringify({ type: 'left', chat_id: frame.chat_id }));
+        case 'send_message':
+          return await this.sendMessage(connection, connection.userId, frame);
+      }
+    } catch (error) {
+      this.onError(error);
+      connection.send(errorFrame('server_error', 'the server could not process this frame; try again', frame.type));
+    }
+  }
+
+  private async authenticate(connection: Connection, token: string): Promise<void> {
+    const attempt = (async () => {
+      const user = await this.services.accounts.authenticate(token);
+      if (user === undefined || (connection.userId !== undefined && connection.userId !== user.id)) {
+        connection.send(JSON.stringify({ type: 'authError', message: 'Invalid or expired token' }));
+        connection.socket.close(closeCodes.unauthorized, 'Authentication failed');
+        return;
+      }
+      if (connection.userId === undefined) {
+        if (connection.socket.readyState !== WebSocket.OPEN) return;
+        connection.userId = user.id;
+        clearTimeout(connection.authTimer);
+        connection.authTimer = undefined;
+        await this.sessions.add(user.id, connection);
+      }
+      connection.send(JSON.stringify({ type: 'authSuccess', user_id: user.id }));
+    })();
+    connection.authenticating = attempt;
+    try {
+      await attempt;
+    } finally {
+      if (connection.authenticating === attempt) connection.authenticating = undefined;
+    }
+  }
+
+  private async join(connection: Connection, userId: string, frame: FrameOf<'join_chat'>): Promise<void> {
+    const chatId = frame.chat_id;
+    const chats = this.services.context.store.chats;
+    if (!(await chats.isParticipant(chatId, userId))) {
+      return connection.send(errorFrame('not_a_participant', 'you are not a participant of this chat', chatId));
+    }
+    // Subscribed first: live messages buffer while the replay reads the log, then de-duplicate by seq.
+    connection.startReplay(chatId);
+    await this.rooms.join(chatId, connection);
+    // A removal that committed while this join ran might have missed this socket; check again.
+    if (!(await chats.isParticipant(chatId, userId))) {
+      if (connection.leave(chatId)) this.rooms.leave(chatId, connection);
+      return connection.send(errorFrame('not_a_participant', 'you are not a participant of this chat', chatId));
+    }
+    let delivered: number;
+    let hasMore = false;
+    if (frame.after_seq === undefined) {
+      delivered = (await chats.lastSeq(chatId)) ?? 0;
+    } else {
+      const frames = await this.services.messaging.framesAfter(chatId, frame.after_seq, replayLimit + 1);
+      hasMore = frames.length > replayLimit;
+      const replay = frames.slice(0, replayLimit);
+      if (connection.joined?.get(chatId) !== replaying) return;
+      for (const stored of replay) connection.send(stored.frame);
+      delivered = replay.at(-1)?.seq ?? frame.after_seq;
+    }
+    if (connection.joined?.get(chatId) !== replaying) {
+      this.rooms.leave(chatId, connection);
+      return;
+    }
+    connection.send(JSON.stringify({ type: 'joined', chat_id: chatId, last_seq: delivered, has_more: hasMore }));
+    connection.finishReplay(chatId, delivered);
+  }
+
+  private async sendMessage(connection: Connection, userId: string, frame: FrameOf<'send_message'>): Promise<void> {
+    const ref = frame.client_id ?? frame.type;
+    const errors: FieldErrors = {};
+    validateContent(errors, 'content', frame.content);
+    if (Object.keys(errors).length > 0) return connection.send(errorFrame('invalid_message', invalidMessageText(errors), ref));
+    const author = await this.services.context.store.users.findById(userId);
+    if (author === undefined) return connection.socket.close(closeCodes.unauthorized, 'Account removed');
+    let posted;
+    try {
+      posted = await this.services.messaging.post(author, { chatId: frame.chat_id, content: frame.content, clientId: frame.client_id });
+    } catch (error) {
+      if (!(error instanceof ConfabServerError) || error.status !== 400) throw error;
+      if (Object.keys(error.data).length > 0) return connection.send(errorFrame('invalid_message', invalidMessageText(error.data), ref));
+      return connection.send(errorFrame('not_a_participant', 'you are not a participant of this chat', ref));
+    }
+    // Joined sockets get it from the room; a retry, or a sender that has not joined, gets it here.
+    if (!posted.created || connection.joined?.has(frame.chat_id) !== true) connection.send(posted.frame);
+  }
+}

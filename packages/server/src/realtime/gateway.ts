@@ -1,0 +1,151 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { Services } from '../services/index';
+import type { UserEvent } from './channels';
+import { Connection, type ConnectionLimits } from './connection';
+import { FrameHandlers } from './frameHandlers';
+import { closeCodes, errorFrame, maxFrameBytes, parseClientFrame } from './protocol';
+import { RoomRegistry } from './rooms';
+import { gatewayPath, originAllowed, pathOf } from './upgrade';
+import { UserSessions } from './userSessions';
+
+export interface GatewayOptions {
+  allowedOrigins: readonly string[];
+  publicUrl: string | undefined;
+  limits: ConnectionLimits;
+  /** A socket that has not authenticated within this time is closed. */
+  authTimeoutMs: number;
+}
+
+/** ws closes (1009) by itself above this; between maxFrameBytes and this we answer with an error frame first. */
+const hardPayloadLimitBytes = 1024 * 1024;
+const connectionKey = Symbol('confabConnection');
+type GatewaySocket = WebSocket & { [connectionKey]?: Connection };
+
+function byteLength(data: RawData): number {
+  if (Array.isArray(data)) return data.reduce((total, part) => total + part.length, 0);
+  return data instanceof ArrayBuffer ? data.byteLength : data.length;
+}
+
+function textOf(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return data instanceof ArrayBuffer ? Buffer.from(data).toString('utf8') : data.toString('utf8');
+}
+
+/**
+ * The WebSocket gateway at /api/ws on the Fastify HTTP server. Socket listeners are shared
+ * functions (the connection hangs off the socket), so an idle socket costs little beyond ws itself.
+ */
+export class Gateway {
+  private readonly server = new WebSocketServer({ noServer: true, maxPayload: hardPayloadLimitBytes, clientTracking: false });
+  private readonly sockets = new Set<GatewaySocket>();
+  private readonly rooms: RoomRegistry;
+  private readonly sessions: UserSessions;
+  private readonly handlers: FrameHandlers;
+  private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (pathOf(request) !== gatewayPath) return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+    if (!originAllowed(request, this.options.allowedOrigins, this.options.publicUrl)) {
+      return void socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+    }
+    this.server.handleUpgrade(request, socket, head, (webSocket) => this.accept(webSocket));
+  };
+
+  constructor(
+    private readonly httpServer: Server,
+    services: Services,
+    private readonly options: GatewayOptions,
+  ) {
+    const logger = services.context.logger;
+    const onError = (error: unknown) => logger.error({ error: String(error) }, 'realtime error');
+    this.rooms = new RoomRegistry({
+      bus: services.context.bus,
+      load: (chatId, afterSeq, limit) => services.messaging.framesAfter(chatId, afterSeq, limit),
+      lastSeq: async (chatId) => (await services.context.store.chats.lastSeq(chatId)) ?? 0,
+      onError,
+    });
+    this.sessions = new UserSessions(services.context.bus, (connections, event) => this.onUserEvent(connections, event));
+    this.handlers = new FrameHandlers(services, this.rooms, this.sessions, onError);
+    const gateway = this;
+    this.onSocketMessage = function (data, isBinary) {
+      const connection = this[connectionKey];
+      if (connection !== undefined) gateway.receive(connection, data, isBinary);
+    };
+    this.onSocketClose = function () {
+      const connection = this[connectionKey];
+      if (connection !== undefined) gateway.release(this, connection);
+    };
+    httpServer.on('upgrade', this.onUpgrade);
+  }
+
+  /** Socket listeners shared by every socket of this gateway (ws calls them with the socket as `this`). */
+  private readonly onSocketMessage: (this: GatewaySocket, data: RawData, isBinary: boolean) => void;
+  private readonly onSocketClose: (this: GatewaySocket) => void;
+
+  private accept(webSocket: WebSocket): void {
+    const socket = webSocket as GatewaySocket;
+    const connection = new Connection(socket, this.options.limits);
+    socket[connectionKey] = connection;
+    this.sockets.add(socket);
+    socket.on('message', this.onSocketMessage);
+    socket.on('close', this.onSocketClose);
+    socket.on('error', ignoreSocketError);
+    connection.authTimer = setTimeout(() => {
+      if (connection.userId === undefined) socket.close(closeCodes.unauthorized, 'Authentication timeout');
+    }, this.options.authTimeoutMs);
+  }
+
+  private receive(connection: Connection, data: RawData, isBinary: boolean): void {
+    if (byteLength(data) > maxFrameBytes) {
+      connection.send(errorFrame('frame_too_large', `frames are limited to ${maxFrameBytes} bytes`));
+      connection.socket.close(closeCodes.tooLarge, 'Frame too large');
+      return;
+    }
+    if (!connection.allowFrame(Date.now())) {
+      connection.send(errorFrame('rate_limited', 'too many frames; slow down'));
+      return;
+    }
+    if (isBinary) {
+      connection.send(errorFrame('invalid_frame', 'binary frames are not supported; send JSON text frames'));
+      return;
+    }
+    const parsed = parseClientFrame(textOf(data));
+    if (!parsed.ok) {
+      connection.send(errorFrame('invalid_frame', parsed.message, parsed.ref));
+      return;
+    }
+    void this.handlers.handle(connection, parsed.frame);
+  }
+
+  private release(socket: GatewaySocket, connection: Connection): void {
+    clearTimeout(connection.authTimer);
+    this.sockets.delete(socket);
+    for (const chatId of connection.joined?.keys() ?? []) this.rooms.leave(chatId, connection);
+    if (connection.userId !== undefined) this.sessions.remove(connection.userId, connection);
+  }
+
+  private onUserEvent(connections: ReadonlySet<Connection>, event: UserEvent): void {
+    if (event.kind === 'revoke') {
+      for (const connection of [...connections]) connection.socket.close(closeCodes.unauthorized, 'Token revoked');
+      return;
+    }
+    const data = Buffer.from(event.frame);
+    for (const connection of connections) {
+      if (event.detach && connection.leave(event.chat_id)) this.rooms.leave(event.chat_id, connection);
+      connection.send(data);
+    }
+  }
+
+  /** Drops every socket and subscription; the HTTP server is closed by its owner. */
+  async close(): Promise<void> {
+    this.httpServer.off('upgrade', this.onUpgrade);
+    for (const socket of this.sockets) socket.terminate();
+    this.sockets.clear();
+    this.rooms.closeAll();
+    this.sessions.closeAll();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** Socket errors (resets, protocol violations) end in 'close', which cleans up. */
+function ignoreSocketError(): void {}

@@ -1,0 +1,136 @@
+import { fieldErrors, type FieldErrors } from '../errors';
+import { chatChannel, type MessageEvent } from '../realtime/channels';
+import { formatTimestamp, newRecordId } from '../store/ids';
+import type { MessageRow, MessageWithAuthor } from '../store/repositories/messages';
+import type { UserRow } from '../store/repositories/users';
+import { agentTypes } from './collections/agentTypes';
+import type { ServiceContext } from './context';
+import { recordErrors, throwIfErrors } from './recordErrors';
+
+/** The documented maximum length of a message body, in characters. */
+export const messageContentMaximum = 10_000;
+export const messageTypes = ['regular', 'email', 'search', 'others'] as const;
+export const clientIdMaximum = 100;
+
+/** Spec §3 normalised message plus `seq` and `is_agent` (docs/CONTRACTS.md). */
+export interface WireMessage {
+  message_id: string;
+  chat_id: string;
+  author_id: string;
+  author_name: string;
+  author_username: string;
+  content: string;
+  created_at: string;
+  message_type: string;
+  seq: number;
+  is_agent: boolean;
+}
+
+export interface PostInput {
+  chatId: string;
+  content: string | undefined;
+  /** Which body field carried the content, for the field error. */
+  contentField?: string;
+  messageType?: string | undefined;
+  clientId?: string | undefined;
+}
+
+export interface PostedMessage {
+  row: MessageRow;
+  /** The ready `new_message` frame. */
+  frame: string;
+  /** False for a retried client_id: nothing new was stored or broadcast. */
+  created: boolean;
+}
+
+/** Trims and checks a message body; the one content rule for the record API and the socket. */
+export function validateContent(errors: FieldErrors, field: string, raw: string | undefined): string {
+  const content = (raw ?? '').trim();
+  if (content === '') errors[field] = fieldErrors.required();
+  else if (content.length > messageContentMaximum) errors[field] = fieldErrors.maxText(messageContentMaximum);
+  return content;
+}
+
+/**
+ * Posting and reading messages, shared by the record API and the WebSocket gateway so encryption,
+ * validation, idempotency and broadcast happen in one place.
+ */
+export class MessagingService {
+  constructor(private readonly context: ServiceContext) {}
+
+  decrypt(row: MessageRow): string {
+    try {
+      return this.context.messageCipher.decrypt(row.content_encrypted);
+    } catch {
+      this.context.logger.warn({ messageId: row.id }, 'message content could not be decrypted');
+      return '';
+    }
+  }
+
+  toWire(row: MessageRow, author: Pick<UserRow, 'name' | 'username' | 'type'>): WireMessage {
+    return {
+      message_id: row.id,
+      chat_id: row.chat,
+      author_id: row.author,
+      author_name: author.name === '' ? author.username : author.name,
+      author_username: author.username,
+      content: this.decrypt(row),
+      created_at: row.created,
+      message_type: row.message_type,
+      seq: Number(row.seq),
+      is_agent: (agentTypes as readonly string[]).includes(author.type),
+    };
+  }
+
+  frameOf(row: MessageRow, author: Pick<UserRow, 'name' | 'username' | 'type'>): string {
+    const frame: Record<string, unknown> = { type: 'new_message', message: this.toWire(row, author) };
+    if (row.client_id !== null && row.client_id !== '') frame['client_id'] = row.client_id;
+    return JSON.stringify(frame);
+  }
+
+  /** Stored messages after `afterSeq` as ready frames, in seq order. */
+  async framesAfter(chatId: string, afterSeq: number, limit: number): Promise<{ seq: number; frame: string }[]> {
+    const rows = await this.context.store.messages.listAfterSeq(chatId, afterSeq, limit);
+    return rows.map((row: MessageWithAuthor) => ({
+      seq: row.seq,
+      frame: this.frameOf(row, { name: row.author_name, username: row.author_username, type: row.author_type }),
+    }));
+  }
+
+  /** Validates, stores (encrypted, next seq) and publishes on `chat:<id>`. Participants only. */
+  async post(author: UserRow, input: PostInput): Promise<PostedMessage> {
+    const chatId = input.chatId;
+    if (chatId === '' || !(await this.context.store.chats.isParticipant(chatId, author.id))) {
+      throw recordErrors.createFailed(chatId === '' ? { chat: fieldErrors.required() } : {});
+    }
+    const errors: FieldErrors = {};
+    const content = validateContent(errors, input.contentField ?? 'content', input.content);
+    const messageType = input.messageType ?? 'regular';
+    if (!(messageTypes as readonly string[]).includes(messageType)) errors['message_type'] = fieldErrors.invalidValue();
+    const clientId = input.clientId?.trim() || null;
+    if (clientId !== null && clientId.length > clientIdMaximum) errors['client_id'] = fieldErrors.maxText(clientIdMaximum);
+    throwIfErrors(errors, recordErrors.createFailed);
+    const now = formatTimestamp(this.context.config.now());
+    const { row, created } = await this.context.store.messages.insert({
+      id: newRecordId(),
+      chat: chatId,
+      author: author.id,
+      content_encrypted: this.context.messageCipher.encrypt(content),
+      message_type: messageType,
+      client_id: clientId,
+      created: now,
+      updated: now,
+    });
+    const frame = this.frameOf(row, author);
+    if (created) {
+      const event: MessageEvent = { kind: 'message', chat_id: chatId, seq: Number(row.seq), frame };
+      try {
+        await this.context.bus.publish(chatChannel(chatId), event);
+      } catch (error) {
+        // Stored is what counts: joined sockets catch up through after_seq.
+        this.context.logger.error({ error: String(error), chatId }, 'message broadcast failed');
+      }
+    }
+    return { row, frame, created };
+  }
+}
