@@ -108,7 +108,9 @@ describe.each(variants)('record API contract with the pocketbase SDK ($name)', (
         is_admin: true,
         email: 'stolen@example.test',
       });
-      expect(updated).toMatchObject({ name: 'Erin', openai_api_key_encrypted: 'sk-test-123', signup_completed: true, is_admin: false });
+      // Issue 4: the key never comes back in plaintext, only whether it is set.
+      expect(updated).toMatchObject({ name: 'Erin', openai_api_key_set: true, gemini_api_key_set: false, signup_completed: true, is_admin: false });
+      expect(JSON.stringify(updated)).not.toContain('sk-test-123');
       expect(updated['email']).toBe(erin.email);
       const stored = await testServer.probe.rows('select openai_api_key_encrypted from users where id = $1', [erin.record.id]);
       expect(String(stored[0]?.['openai_api_key_encrypted'])).not.toContain('sk-test-123');

@@ -4,6 +4,7 @@ import type { Services } from '../services/index';
 import { registerAuthRoutes } from './authRoutes';
 import { registerBodyParsers } from './bodyParsers';
 import { registerErrorHandling } from './errorHandler';
+import { registerInvitationRoutes } from './invitationRoutes';
 import { registerRecordRoutes } from './recordRoutes';
 import { registerRequestAuth } from './requestAuth';
 import { registerResponseHeaders } from './responseHeaders';
@@ -12,9 +13,11 @@ import { registerSystemRoutes } from './systemRoutes';
 
 /** Query parameters whose values must never reach a log line. */
 const secretParameters = /([?&](?:token|password)=)[^&]*/gi;
+/** Invitation and share-link tokens travel in the path. */
+const secretPaths = /(\/api\/(?:invitation|accept-invitation)\/)[^/?]+/g;
 
 export function redactUrl(url: string): string {
-  return url.replace(secretParameters, '$1[redacted]');
+  return url.replace(secretParameters, '$1[redacted]').replace(secretPaths, '$1[redacted]');
 }
 
 /**
@@ -25,7 +28,7 @@ function loggerOptions(enabled: boolean) {
   if (!enabled) return false;
   return {
     level: 'info',
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'body.token'], censor: '[redacted]' },
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'body.token', 'body.temp_password', 'body.openai_api_key', 'body.gemini_api_key'], censor: '[redacted]' },
     serializers: {
       req: (request: { method: string; url: string; ip?: string }) => ({
         method: request.method,
@@ -51,6 +54,7 @@ export async function buildApp(config: ServerConfig, services: Services): Promis
   registerSystemRoutes(app, config);
   registerRecordRoutes(app, services);
   registerAuthRoutes(app, services);
+  registerInvitationRoutes(app, services);
   await registerStaticHosting(app, config.webDir);
   return app;
 }

@@ -26,10 +26,18 @@ export function renderEml(mail: OutgoingMail, date: Date, messageId: string): st
     `Date: ${date.toUTCString()}`,
     `Message-ID: <${messageId}>`,
     'MIME-Version: 1.0',
-    'Content-Type: text/plain; charset=utf-8',
-    'Content-Transfer-Encoding: 8bit',
   ];
-  return `${headers.join('\r\n')}\r\n\r\n${mail.text.replace(/\r?\n/g, '\r\n')}\r\n`;
+  const crlf = (body: string) => body.replace(/\r?\n/g, '\r\n');
+  if (mail.html === undefined) {
+    headers.push('Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: 8bit');
+    return `${headers.join('\r\n')}\r\n\r\n${crlf(mail.text)}\r\n`;
+  }
+  // Text and HTML alternatives; the HTML part holds only escaped user values (mail/templates.ts).
+  const boundary = `confab-${messageId.replace(/[^A-Za-z0-9]/g, '')}`;
+  headers.push(`Content-Type: multipart/alternative; boundary="${boundary}"`);
+  const part = (type: string, body: string) =>
+    `--${boundary}\r\nContent-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n${crlf(body)}\r\n`;
+  return `${headers.join('\r\n')}\r\n\r\n${part('text/plain', mail.text)}${part('text/html', mail.html)}--${boundary}--\r\n`;
 }
 
 /**

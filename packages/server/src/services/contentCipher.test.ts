@@ -20,4 +20,14 @@ describe('ContentCipher', () => {
     expect(() => new ContentCipher('secret', 'other').decrypt(stored)).toThrow();
     expect(() => new ContentCipher('other', 'message-content').decrypt(stored)).toThrow();
   });
+
+  it('binds a ciphertext to its associated data (the owning record id)', () => {
+    const keys = new ContentCipher('secret', 'provider-api-keys');
+    const forFirst = keys.encrypt('sk-first', 'user000000000001');
+    const forSecond = keys.encrypt('sk-second', 'user000000000002');
+    expect(keys.decrypt(forFirst, 'user000000000001')).toBe('sk-first');
+    expect(() => keys.decrypt(forFirst, 'user000000000002')).toThrow();
+    expect(() => keys.decrypt(forSecond, 'user000000000001')).toThrow();
+    expect(() => keys.decrypt(forFirst)).toThrow();
+  });
 });

@@ -16,15 +16,17 @@ export class ContentCipher {
     this.key = Buffer.from(hkdfSync('sha256', secret, 'confab-content', purpose, 32));
   }
 
-  encrypt(plaintext: string): string {
+  /** `associatedData` (e.g. the owning record id) binds the ciphertext to its record. */
+  encrypt(plaintext: string, associatedData?: string): string {
     const nonce = randomBytes(nonceBytes);
     const cipher = createCipheriv('aes-256-gcm', this.key, nonce);
+    if (associatedData !== undefined) cipher.setAAD(Buffer.from(associatedData, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return formatPrefix + Buffer.concat([nonce, ciphertext, cipher.getAuthTag()]).toString('base64');
   }
 
-  /** Throws when the value was tampered with or encrypted under another secret. */
-  decrypt(stored: string): string {
+  /** Throws when the value was tampered with, encrypted under another secret or for other associated data. */
+  decrypt(stored: string, associatedData?: string): string {
     if (!stored.startsWith(formatPrefix)) throw new Error('unknown ciphertext format');
     const bytes = Buffer.from(stored.slice(formatPrefix.length), 'base64');
     const nonce = bytes.subarray(0, nonceBytes);
@@ -32,6 +34,7 @@ export class ContentCipher {
     const ciphertext = bytes.subarray(nonceBytes, bytes.length - tagBytes);
     const decipher = createDecipheriv('aes-256-gcm', this.key, nonce);
     decipher.setAuthTag(tag);
+    if (associatedData !== undefined) decipher.setAAD(Buffer.from(associatedData, 'utf8'));
     return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
   }
 }

@@ -6,7 +6,9 @@ import { MessagesCollection } from './collections/messages';
 import type { RecordCollection } from './collections/types';
 import { UsersCollection } from './collections/users';
 import type { ServiceContext } from './context';
+import { InvitationsService } from './invitations';
 import { MessagingService } from './messaging';
+import { OnboardingService } from './onboarding';
 import { RecordsService } from './records';
 
 export interface Services {
@@ -16,6 +18,8 @@ export interface Services {
   users: UsersCollection;
   messaging: MessagingService;
   chatEvents: ChatEvents;
+  invitations: InvitationsService;
+  onboarding: OnboardingService;
 }
 
 export function createServices(context: ServiceContext): Services {
@@ -31,5 +35,7 @@ export function createServices(context: ServiceContext): Services {
   ]);
   const records = new RecordsService(context, collections);
   chatEvents.attach(records, users);
-  return { context, accounts, records, users, messaging, chatEvents };
+  const invitations = new InvitationsService(context, accounts, chatEvents);
+  const onboarding = new OnboardingService(context, accounts);
+  return { context, accounts, records, users, messaging, chatEvents, invitations, onboarding };
 }

@@ -1,6 +1,7 @@
 import type { ConfabDatabase } from './database';
 import { ChatsRepository } from './repositories/chats';
 import { FilesRepository } from './repositories/files';
+import { InvitationsRepository } from './repositories/invitations';
 import { MessagesRepository } from './repositories/messages';
 import { PasswordResetsRepository } from './repositories/passwordResets';
 import { UsersRepository } from './repositories/users';
@@ -13,6 +14,7 @@ export interface Store {
   messages: MessagesRepository;
   files: FilesRepository;
   passwordResets: PasswordResetsRepository;
+  invitations: InvitationsRepository;
 }
 
 export function createStore(database: ConfabDatabase): Store {
@@ -23,5 +25,6 @@ export function createStore(database: ConfabDatabase): Store {
     messages: new MessagesRepository(database.db),
     files: new FilesRepository(database.db),
     passwordResets: new PasswordResetsRepository(database.db),
+    invitations: new InvitationsRepository(database.db),
   };
 }

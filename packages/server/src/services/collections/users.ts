@@ -72,25 +72,31 @@ export class UsersCollection implements RecordCollection {
       created_by: row.created_by ?? '',
       site_wide_available: row.site_wide_available === null ? true : booleanOf(row.site_wide_available),
       dev_room_id: row.dev_room_id ?? '',
-      openai_api_key_encrypted: this.revealKey(row.openai_api_key_encrypted),
-      gemini_api_key_encrypted: this.revealKey(row.gemini_api_key_encrypted),
+      // Provider keys never leave the server: only whether each is set and a masked hint.
+      openai_api_key_set: row.openai_api_key_encrypted !== '',
+      openai_api_key_hint: this.keyHint(row.id, row.openai_api_key_encrypted),
+      gemini_api_key_set: row.gemini_api_key_encrypted !== '',
+      gemini_api_key_hint: this.keyHint(row.id, row.gemini_api_key_encrypted),
       soft_registered: booleanOf(row.soft_registered),
       signup_completed: booleanOf(row.signup_completed),
       is_admin: booleanOf(row.is_admin),
     };
   }
 
-  private revealKey(stored: string): string {
+  /** `••••` plus the last 4 characters (only for keys long enough that this reveals little). */
+  private keyHint(userId: string, stored: string): string {
     if (stored === '') return '';
     try {
-      return this.context.providerKeyCipher.decrypt(stored);
+      const plain = this.context.providerKeyCipher.decrypt(stored, userId);
+      return plain.length >= 12 ? `••••${plain.slice(-4)}` : '••••';
     } catch {
-      return '';
+      return '••••';
     }
   }
 
-  private sealKey(plain: string): string {
-    return plain.trim() === '' ? '' : this.context.providerKeyCipher.encrypt(plain.trim());
+  /** AES-256-GCM with the user id as associated data: a ciphertext copied to another row fails. */
+  private sealKey(userId: string, plain: string): string {
+    return plain.trim() === '' ? '' : this.context.providerKeyCipher.encrypt(plain.trim(), userId);
   }
 
   /** Who may create which type: anyone a user; users their own developer agents; admins hosted agents. */
@@ -167,8 +173,11 @@ export class UsersCollection implements RecordCollection {
     if (hasField(body, 'site_wide_available')) {
       changes['site_wide_available'] = readBoolean(body, 'site_wide_available') === false ? 0 : 1;
     }
-    for (const key of ['openai_api_key_encrypted', 'gemini_api_key_encrypted'] as const) {
-      if (hasField(body, key)) changes[key] = this.sealKey(readString(body, key) ?? '');
+    // `openai_api_key` / `gemini_api_key` (CONTRACTS); the spec's `*_encrypted` names are accepted too.
+    for (const provider of ['openai', 'gemini'] as const) {
+      for (const field of [`${provider}_api_key`, `${provider}_api_key_encrypted`]) {
+        if (hasField(body, field)) changes[`${provider}_api_key_encrypted`] = this.sealKey(id, readString(body, field) ?? '');
+      }
     }
     const password = readString(body, 'password');
     if (password !== undefined) {

@@ -91,4 +91,34 @@ export class ChatsRepository {
       .executeTakeFirst();
     return row !== undefined;
   }
+
+  async isAdmin(chatId: string, userId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('chat_admins')
+      .select('chat_id')
+      .where('chat_id', '=', chatId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Adds a participant at the end of the list; false when they already were one. */
+  async addParticipant(chatId: string, userId: string, updated: string): Promise<boolean> {
+    return this.db.transaction().execute(async (transaction) => {
+      const last = await transaction
+        .selectFrom('chat_participants')
+        .select((eb) => eb.fn.max('position').as('position'))
+        .where('chat_id', '=', chatId)
+        .executeTakeFirst();
+      const position = last?.position === null || last?.position === undefined ? 0 : Number(last.position) + 1;
+      const result = await transaction
+        .insertInto('chat_participants')
+        .values({ chat_id: chatId, user_id: userId, position })
+        .onConflict((conflict) => conflict.columns(['chat_id', 'user_id']).doNothing())
+        .executeTakeFirst();
+      const added = Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+      if (added) await transaction.updateTable('chats').set({ updated }).where('id', '=', chatId).execute();
+      return added;
+    });
+  }
 }

@@ -63,4 +63,22 @@ export class UsersRepository {
   async findByUsername(username: string): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where(sql`lower(username)`, '=', username.toLowerCase()).executeTakeFirst();
   }
+
+  /** People (type user) whose username or name contains the text, case-insensitively; ids, usernames and names only. */
+  async search(text: string, limit: number): Promise<{ id: string; username: string; name: string }[]> {
+    const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'username', 'name'])
+      .where('type', '=', 'user')
+      .where((builder) =>
+        builder.or([
+          builder(sql`lower(username)`, 'like', sql`${pattern} escape '\\'`),
+          builder(sql`lower(name)`, 'like', sql`${pattern} escape '\\'`),
+        ]),
+      )
+      .orderBy('username')
+      .limit(limit)
+      .execute();
+  }
 }

@@ -1,0 +1,359 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ConfabServerError, fieldErrors, validationError, type FieldErrors } from '../errors';
+import { addedToChatMail, chatInvitationMail } from '../mail/templates';
+import type { OutgoingMail } from '../mail/transport';
+import { isUniqueViolation } from '../store/database';
+import { formatTimestamp, newRecordId, randomAlphanumeric } from '../store/ids';
+import type { ChatRow } from '../store/repositories/chats';
+import type { InvitationRow, ShareLinkRow } from '../store/repositories/invitations';
+import type { UserRow } from '../store/repositories/users';
+import type { AccountsService } from './accounts';
+import type { ChatEvents } from './chatEvents';
+import type { RequestAuth, ServiceContext } from './context';
+import { readString, type Body } from './input';
+import { hashPassword } from './passwords';
+import {
+  isValidEmail,
+  passwordMaximum,
+  resetPasswordMinimum,
+  validateUsername,
+} from './userValidation';
+
+/** CONTRACTS "Invitations and onboarding": temporary accounts. */
+export const temporaryEmailDomain = 'temporary.confab.invalid';
+export const temporaryUsernamePrefix = 'user_';
+/** Spec §5: invitation signup needs 6 characters, complete-account 8. */
+export const invitationSignupPasswordMinimum = resetPasswordMinimum;
+const invitationLifetimeMs = 7 * 24 * 60 * 60 * 1000;
+const shareLinkDefaults = { expiresInHours: 24, maxUses: 50 };
+const shareLinkLimits = { maxHours: 24 * 365, maxUses: 10_000 };
+const displayNameMaximum = 200;
+/** 32 random bytes (256 bits), base64url: 43 characters. */
+const tokenPattern = /^[A-Za-z0-9_-]{32,128}$/;
+
+export function hashInvitationToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+const invalidInvitation = (): ConfabServerError => new ConfabServerError('notFound', 'Invalid or expired invitation');
+
+type Redeemable = { kind: 'shareable'; link: ShareLinkRow } | { kind: 'email'; invitation: InvitationRow };
+
+export interface InvitationView {
+  id: string;
+  chat_id: string;
+  chat: { id: string; name: string };
+  email: string;
+  link_type: 'shareable' | 'email';
+  user_exists: boolean;
+  expires_at: string;
+}
+
+/** Invitations by e-mail or username, share links, joins, search and complete-account (issue 4). */
+export class InvitationsService {
+  constructor(
+    private readonly context: ServiceContext,
+    private readonly accounts: AccountsService,
+    private readonly chatEvents: ChatEvents,
+  ) {}
+
+  private now(): string {
+    return formatTimestamp(this.context.config.now());
+  }
+
+  private from(): string {
+    return `Confab <no-reply@${this.context.config.mailDomain}>`;
+  }
+
+  private async sendMail(mail: OutgoingMail): Promise<void> {
+    try {
+      await this.context.mail.send(mail);
+    } catch (error) {
+      this.context.logger.error({ error: String(error) }, 'invitation mail failed');
+    }
+  }
+
+  private async chatOr404(chatId: string | undefined): Promise<ChatRow> {
+    const chat = chatId === undefined || chatId === '' ? undefined : await this.context.store.chats.findById(chatId);
+    if (chat === undefined) throw new ConfabServerError('notFound', 'Chat not found');
+    return chat;
+  }
+
+  /** Adds the user to the chat and tells realtime clients: chat_added to the joiner, chat_updated to the rest. */
+  private async join(user: UserRow, chatId: string): Promise<boolean> {
+    const members = (await this.context.store.chats.membersOf([chatId])).get(chatId);
+    const before = members?.participants ?? [];
+    const added = await this.context.store.chats.addParticipant(chatId, user.id, this.now());
+    if (added) await this.chatEvents.changed(user, chatId, before, [...before.filter((id) => id !== user.id), user.id]);
+    return added;
+  }
+
+  // ---- invite-to-chat ----
+
+  async inviteToChat(auth: RequestAuth, body: Body) {
+    const inviter = this.accounts.requireUser(auth);
+    const chatId = readString(body, 'chat_id')?.trim();
+    const email = readString(body, 'email')?.trim().toLowerCase() ?? '';
+    const username = readString(body, 'username')?.trim() ?? '';
+    const errors: FieldErrors = {};
+    if (chatId === undefined || chatId === '') errors['chat_id'] = fieldErrors.required();
+    if (email === '' && username === '') {
+      errors['email'] = fieldErrors.required();
+    } else if (email !== '' && !isValidEmail(email)) {
+      errors['email'] = fieldErrors.email();
+    }
+    if (Object.keys(errors).length > 0) throw validationError('Failed to invite user', errors);
+    const chat = await this.chatOr404(chatId);
+    if (!(await this.context.store.chats.isParticipant(chat.id, inviter.id))) {
+      throw new ConfabServerError('forbidden', 'Only chat participants can invite.');
+    }
+    const inviterName = inviter.name.trim() === '' ? inviter.username : inviter.name;
+    if (email === '') {
+      const user = await this.context.store.users.findByUsername(username);
+      if (user === undefined) throw new ConfabServerError('notFound', 'User not found');
+      await this.join(user, chat.id);
+      return { success: true, status: 'added' as const, chat_id: chat.id, user: { id: user.id, username: user.username, name: user.name } };
+    }
+    const existing = await this.context.store.users.findByEmail(email);
+    if (existing !== undefined) {
+      if (await this.join(existing, chat.id)) {
+        const link = `${this.context.publicUrl()}/chat/${chat.id}`;
+        await this.sendMail(addedToChatMail({ to: existing.email, from: this.from(), username: existing.username, inviterName, chatName: chat.name, link }));
+      }
+      return {
+        success: true,
+        status: 'added' as const,
+        chat_id: chat.id,
+        user: { id: existing.id, username: existing.username, name: existing.name },
+      };
+    }
+    const token = newToken();
+    const now = this.context.config.now();
+    await this.context.store.invitations.insertInvitation({
+      id: newRecordId(),
+      chat: chat.id,
+      invited_by: inviter.id,
+      email,
+      username: '',
+      link_type: 'email',
+      token_hash: hashInvitationToken(token),
+      expires: formatTimestamp(new Date(now.getTime() + invitationLifetimeMs)),
+      accepted_by: null,
+      accepted_at: null,
+      created: formatTimestamp(now),
+      updated: formatTimestamp(now),
+    });
+    const link = `${this.context.publicUrl()}/join/${token}`;
+    await this.sendMail(chatInvitationMail({ to: email, from: this.from(), inviterName, chatName: chat.name, link }));
+    return { success: true, status: 'invited' as const, chat_id: chat.id };
+  }
+
+  // ---- share links ----
+
+  async createShareLink(auth: RequestAuth, chatId: string, body: Body) {
+    const user = this.accounts.requireUser(auth);
+    const chat = await this.chatOr404(chatId);
+    if (!(await this.context.store.chats.isAdmin(chat.id, user.id))) {
+      throw new ConfabServerError('forbidden', 'Only chat admins can create share links.');
+    }
+    const errors: FieldErrors = {};
+    const hours = readPositiveNumber(body, 'expires_in_hours', shareLinkDefaults.expiresInHours, shareLinkLimits.maxHours, errors, false);
+    const maxUses = readPositiveNumber(body, 'max_uses', shareLinkDefaults.maxUses, shareLinkLimits.maxUses, errors, true);
+    if (Object.keys(errors).length > 0) throw validationError('Failed to create share link', errors);
+    const token = newToken();
+    const now = this.context.config.now();
+    const expiresAt = formatTimestamp(new Date(now.getTime() + hours * 60 * 60 * 1000));
+    await this.context.store.invitations.replaceShareLink({
+      id: newRecordId(),
+      chat: chat.id,
+      created_by: user.id,
+      token_hash: hashInvitationToken(token),
+      expires: expiresAt,
+      max_uses: maxUses,
+      use_count: 0,
+      revoked_at: null,
+      created: formatTimestamp(now),
+      updated: formatTimestamp(now),
+    });
+    return { share_url: `${this.context.publicUrl()}/join/${token}`, expires_at: expiresAt, max_uses: maxUses };
+  }
+
+  // ---- lookup and accept ----
+
+  /** A currently usable invitation or share link, or undefined (unknown, expired, revoked, used up). */
+  private async findUsable(token: string): Promise<Redeemable | undefined> {
+    if (!tokenPattern.test(token)) return undefined;
+    const hash = hashInvitationToken(token);
+    const now = this.now();
+    const link = await this.context.store.invitations.findShareLinkByHash(hash);
+    if (link !== undefined) {
+      const usable = link.revoked_at === null && link.expires > now && link.use_count < link.max_uses;
+      return usable ? { kind: 'shareable', link } : undefined;
+    }
+    const invitation = await this.context.store.invitations.findInvitationByHash(hash);
+    if (invitation !== undefined && invitation.accepted_at === null && invitation.expires > now) return { kind: 'email', invitation };
+    return undefined;
+  }
+
+  async viewInvitation(token: string): Promise<InvitationView> {
+    const found = await this.findUsable(token);
+    if (found === undefined) throw invalidInvitation();
+    const row = found.kind === 'shareable' ? found.link : found.invitation;
+    const chat = await this.context.store.chats.findById(row.chat);
+    if (chat === undefined) throw invalidInvitation();
+    const email = found.kind === 'email' ? found.invitation.email : '';
+    return {
+      id: row.id,
+      chat_id: chat.id,
+      chat: { id: chat.id, name: chat.name },
+      email,
+      link_type: found.kind,
+      user_exists: email !== '' && (await this.context.store.users.findByEmail(email)) !== undefined,
+      expires_at: row.expires,
+    };
+  }
+
+  /** Spends one use (share link) or the invitation (e-mail); false when another request got there first. */
+  private async spend(found: Redeemable, userId: string): Promise<boolean> {
+    const now = this.now();
+    if (found.kind === 'shareable') return this.context.store.invitations.redeemShareLink(found.link.id, found.link.chat, now);
+    return this.context.store.invitations.consumeInvitation(found.invitation.id, userId, now);
+  }
+
+  private chatOf(found: Redeemable): string {
+    return found.kind === 'shareable' ? found.link.chat : found.invitation.chat;
+  }
+
+  /** GET accept: the signed-in user joins; answers the chat id for the redirect. */
+  async acceptAsUser(auth: RequestAuth, token: string, expectedChatId?: string): Promise<string> {
+    const user = this.accounts.requireUser(auth);
+    const found = await this.findUsable(token);
+    if (found === undefined) throw invalidInvitation();
+    const chatId = this.chatOf(found);
+    if (expectedChatId !== undefined && expectedChatId !== '' && expectedChatId !== chatId) throw invalidInvitation();
+    // A member following the link again spends nothing.
+    if (await this.context.store.chats.isParticipant(chatId, user.id)) return chatId;
+    if (!(await this.spend(found, user.id))) throw invalidInvitation();
+    // Two tabs racing: the one that did not add the user gives its share-link use back.
+    if (!(await this.join(user, chatId)) && found.kind === 'shareable') {
+      await this.context.store.invitations.releaseShareLinkUse(found.link.id);
+    }
+    return chatId;
+  }
+
+  /** POST accept: a new account joins (soft-registered for share links, full for e-mail invitations). */
+  async acceptAsNewUser(token: string, body: Body) {
+    const found = await this.findUsable(token);
+    if (found === undefined) throw invalidInvitation();
+    const chatId = this.chatOf(found);
+    const expectedChatId = readString(body, 'chat_id');
+    if (expectedChatId !== undefined && expectedChatId !== '' && expectedChatId !== chatId) throw invalidInvitation();
+    return found.kind === 'shareable' ? this.joinWithName(found, chatId, body) : this.joinWithSignup(found, chatId, body);
+  }
+
+  private async joinWithName(found: Redeemable & { kind: 'shareable' }, chatId: string, body: Body) {
+    const name = (readString(body, 'display_name') ?? '').trim();
+    if (name === '') throw validationError('Please enter your name', { display_name: fieldErrors.required() });
+    if (name.length > displayNameMaximum) throw validationError('Failed to accept invitation', { display_name: fieldErrors.maxText(displayNameMaximum) });
+    // The use is spent first, so a full link never creates an account.
+    if (!(await this.spend(found, ''))) throw invalidInvitation();
+    const username = `${temporaryUsernamePrefix}${randomAlphanumeric(10)}`;
+    const tempPassword = randomBytes(18).toString('base64url');
+    let user: UserRow;
+    try {
+      user = await this.insertUser({
+        username,
+        email: `${username}@${temporaryEmailDomain}`,
+        name,
+        password: tempPassword,
+        softRegistered: true,
+      });
+    } catch (error) {
+      await this.context.store.invitations.releaseShareLinkUse(found.link.id);
+      throw error;
+    }
+    await this.join(user, chatId);
+    return { success: true, temp_password: tempPassword, username, chat_id: chatId };
+  }
+
+  private async joinWithSignup(found: Redeemable & { kind: 'email' }, chatId: string, body: Body) {
+    const username = readString(body, 'username')?.trim();
+    const password = readString(body, 'password');
+    const passwordConfirm = readString(body, 'passwordConfirm');
+    const errors: FieldErrors = {};
+    await validateUsername(errors, this.context.store.users, username);
+    if (password === undefined || password === '') {
+      errors['password'] = fieldErrors.required();
+    } else if (password.length < invitationSignupPasswordMinimum || password.length > passwordMaximum) {
+      errors['password'] = fieldErrors.length(invitationSignupPasswordMinimum, passwordMaximum);
+    }
+    if (passwordConfirm !== undefined && password !== undefined && passwordConfirm !== password) errors['passwordConfirm'] = fieldErrors.mismatch();
+    const email = found.invitation.email;
+    if (await this.context.store.users.emailTaken(email)) errors['email'] = fieldErrors.identityTaken('email');
+    if (Object.keys(errors).length > 0) throw validationError('Failed to accept invitation', errors);
+    const name = (readString(body, 'display_name') ?? '').trim().slice(0, displayNameMaximum) || (username ?? '');
+    const user = await this.insertUser({ username: username ?? '', email, name, password: password ?? '', softRegistered: false });
+    if (!(await this.spend(found, user.id))) {
+      // Another request used the invitation meanwhile: the account must not outlive the failure.
+      await this.context.store.users.delete(user.id);
+      throw invalidInvitation();
+    }
+    await this.join(user, chatId);
+    return { success: true, username: user.username, chat_id: chatId };
+  }
+
+  private async insertUser(input: { username: string; email: string; name: string; password: string; softRegistered: boolean }): Promise<UserRow> {
+    const now = this.now();
+    const row: UserRow = {
+      id: newRecordId(),
+      username: input.username,
+      name: input.name,
+      email: input.email,
+      email_visibility: 0,
+      verified: 0,
+      password_hash: await hashPassword(input.password),
+      token_key: randomAlphanumeric(50),
+      is_admin: 0,
+      type: 'user',
+      description: '',
+      created_by: null,
+      site_wide_available: null,
+      dev_room_id: null,
+      api_key_hash: null,
+      openai_api_key_encrypted: '',
+      gemini_api_key_encrypted: '',
+      soft_registered: input.softRegistered ? 1 : 0,
+      signup_completed: input.softRegistered ? 0 : 1,
+      created: now,
+      updated: now,
+    };
+    try {
+      await this.context.store.users.insert(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw validationError('Failed to accept invitation', {
+          username: fieldErrors.identityTaken('username'),
+          email: fieldErrors.identityTaken('email'),
+        });
+      }
+      throw error;
+    }
+    return row;
+  }
+}
+
+/** A number in [1, maximum] (integer when asked), defaulting when absent; records a field error otherwise. */
+function readPositiveNumber(body: Body, key: string, fallback: number, maximum: number, errors: FieldErrors, integer: boolean): number {
+  const raw = body[key];
+  if (raw === undefined || raw === null || raw === '') return fallback;
+  const value = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw) : Number.NaN;
+  if (!Number.isFinite(value) || value <= 0 || value > maximum || (integer && !Number.isInteger(value))) {
+    errors[key] = fieldErrors.invalidValue();
+    return fallback;
+  }
+  return value;
+}
