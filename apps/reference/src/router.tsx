@@ -1,14 +1,21 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import type { ConfabClient } from '@confab/client';
-import { ChatHome, CreateChatScreen, ForgotPasswordScreen } from '@confab/chat-ui';
-import { ChatLayout, ChatOptionsRoute, ChatRoute } from './routes/ChatRoutes';
+import { ChatHome, CompleteAccountPage, CreateChatScreen, ForgotPasswordScreen } from '@confab/chat-ui';
+import { ChatLayout, ChatOptionsRoute, ChatRoute, InviteUserRoute } from './routes/ChatRoutes';
+import { CompleteSignupRoute } from './routes/CompleteSignupRoute';
 import { HomeRoute } from './routes/HomeRoute';
+import { JoinRoute } from './routes/JoinRoute';
 import { LoginRoute } from './routes/LoginRoute';
+import { ProfileRoute } from './routes/ProfileRoute';
 import { RegisterRoute } from './routes/RegisterRoute';
 import { ResetPasswordRoute } from './routes/ResetPasswordRoute';
 import { RootLayout } from './routes/RootLayout';
 
-/** Spec §2 routes. Screens not built yet fall through to '/' (which is the shell when signed in). */
+/**
+ * Spec §2 routes. Public: login, register, password reset, /join (and /join/:token),
+ * /complete-signup and /complete-account (which shows content only to soft-registered users).
+ * Screens not built yet fall through to '/' (which is the shell when signed in).
+ */
 export function createAppRouter(client: ConfabClient) {
   return createBrowserRouter([
     {
@@ -19,6 +26,11 @@ export function createAppRouter(client: ConfabClient) {
         { path: 'register', element: <RegisterRoute /> },
         { path: 'forgot-password', element: <ForgotPasswordScreen /> },
         { path: 'reset-password', element: <ResetPasswordRoute /> },
+        { path: 'join', element: <JoinRoute /> },
+        { path: 'profile', element: <ProfileRoute /> },
+        { path: 'complete-account', element: <CompleteAccountPage /> },
+        { path: 'complete-signup', element: <CompleteSignupRoute /> },
+        { path: 'join/:token', element: <JoinRoute /> },
         {
           path: 'chat',
           element: <ChatLayout />,
@@ -27,6 +39,7 @@ export function createAppRouter(client: ConfabClient) {
             { path: 'new', element: <CreateChatScreen /> },
             { path: ':id', element: <ChatRoute /> },
             { path: ':id/options', element: <ChatOptionsRoute /> },
+            { path: ':id/invite', element: <InviteUserRoute /> },
             // Invite, drops and files screens arrive with later issues; until then the shell's home.
             { path: '*', element: <ChatHome /> },
           ],

@@ -34,6 +34,22 @@ export { CreateChatScreen } from './screens/CreateChatScreen/CreateChatScreen';
 export type { CreateChatScreenProps } from './screens/CreateChatScreen/CreateChatScreen';
 export { ChatOptionsScreen } from './screens/ChatOptionsScreen/ChatOptionsScreen';
 export type { ChatOptionsScreenProps } from './screens/ChatOptionsScreen/ChatOptionsScreen';
+export { JoinScreen, joinLoginPath, JOIN_CURRENT_USER_DELAY_MS, JOIN_REDIRECT_DELAY_MS } from './screens/JoinScreen/JoinScreen';
+export type { JoinScreenProps, JoinState } from './screens/JoinScreen/JoinScreen';
+export { InviteUserScreen, INVITE_REDIRECT_DELAY_MS } from './screens/InviteUserScreen/InviteUserScreen';
+export type { InviteUserScreenProps } from './screens/InviteUserScreen/InviteUserScreen';
+export { ShareLinkSection, COPY_CONFIRMATION_MS } from './screens/InviteUserScreen/ShareLinkSection';
+export type { ShareLinkSectionProps } from './screens/InviteUserScreen/ShareLinkSection';
+export { ProfileScreen, apiKeyState, DEFAULT_PUBLIC_MAIL_DOMAIN } from './screens/ProfileScreen/ProfileScreen';
+export type { ProfileScreenProps } from './screens/ProfileScreen/ProfileScreen';
+export {
+  CompleteAccountPage,
+  COMPLETE_ACCOUNT_REDIRECT_DELAY_MS,
+  TEMPORARY_EMAIL_DOMAIN,
+  isTemporaryEmail,
+} from './screens/CompleteAccountPage/CompleteAccountPage';
+export { CompleteSignupPage } from './screens/CompleteSignupPage/CompleteSignupPage';
+export type { CompleteSignupPageProps } from './screens/CompleteSignupPage/CompleteSignupPage';
 
 // Chat parts
 export { ChatHeader, connectionLabel } from './components/ChatHeader/ChatHeader';
@@ -58,6 +74,7 @@ export { SidebarChatList } from './components/Sidebar/SidebarChatList';
 export type { SidebarChatListProps } from './components/Sidebar/SidebarChatList';
 export { SidebarUser } from './components/Sidebar/SidebarUser';
 export type { SidebarUserProps } from './components/Sidebar/SidebarUser';
+export { CompleteAccountBanner, BANNER_DISMISSED_KEY } from './components/CompleteAccountBanner/CompleteAccountBanner';
 
 // Routing policy (spec §2), router-agnostic
 export { isPublicPath, safeRedirectPath } from './routing/paths';

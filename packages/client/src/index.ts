@@ -25,6 +25,21 @@ export type { MessagesOptions, MessagesServiceDependencies } from './messages/Me
 export { mergeMessages } from './messages/mergeMessages';
 export { messageFromRecord, messageFromWire, isAgentUser } from './messages/normalize';
 
+// Invitations and account (issue 4)
+export { InvitationsService, chatIdFromLocation } from './invitations/InvitationsService';
+export type {
+  Invitation,
+  InviteResult,
+  ShareableAcceptResult,
+  EmailAcceptInput,
+  ShareLinkOptions,
+  CreatedShareLink,
+  UserSuggestion,
+  InvitationsServiceDependencies,
+} from './invitations/InvitationsService';
+export { AccountService } from './account/AccountService';
+export type { AccountServiceDependencies, ApiKeysInput } from './account/AccountService';
+
 // Errors
 export { ConfabError, toConfabError, confabErrorFromResponse } from './errors';
 export type { ConfabErrorDetails, FieldError } from './errors';

@@ -29,6 +29,12 @@ export interface UserRecord extends BaseRecord {
   gemini_api_key_encrypted?: string;
   soft_registered?: boolean;
   signup_completed?: boolean;
+  /** Whether an OpenAI / Gemini key is stored (the key itself is never sent back). */
+  openai_api_key_set?: boolean;
+  gemini_api_key_set?: boolean;
+  /** A masked hint of the stored key, e.g. 'sk-…abcd', when the server gives one. */
+  openai_api_key_hint?: string;
+  gemini_api_key_hint?: string;
 }
 
 /** Per-chat agent permissions: Confab agents are on unless false, developer agents off unless true. */

@@ -1,5 +1,5 @@
 import { Outlet, useParams } from 'react-router';
-import { AppShell, ChatOptionsScreen, ChatPage } from '@confab/chat-ui';
+import { AppShell, ChatOptionsScreen, ChatPage, InviteUserScreen } from '@confab/chat-ui';
 import { PrivateRoute } from './PrivateRoute';
 
 /** /chat/*: the signed-in shell stays mounted while the routed main area changes. */
@@ -25,4 +25,10 @@ export function ChatRoute() {
 export function ChatOptionsRoute() {
   const { id = '' } = useParams();
   return <ChatOptionsScreen chatId={id} />;
+}
+
+/** /chat/:id/invite */
+export function InviteUserRoute() {
+  const { id = '' } = useParams();
+  return <InviteUserScreen chatId={id} />;
 }

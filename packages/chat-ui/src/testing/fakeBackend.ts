@@ -128,7 +128,7 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
       json(200, { api_base_url: 'http://confab.test', websocket_url: 'ws://confab.test/api/ws', environment: 'test', public_domain: 'confab.test' }),
     [`POST ${usersPath}/auth-with-password`]: (_request, body) => {
       const identity = String(body['identity'] ?? '');
-      const user = users.find((candidate) => candidate.username === identity || candidate.email === identity);
+      const user = users.find((candidate) => candidate.username === identity || candidate.email === identity || candidate.id === identity);
       if (user === undefined || user.password !== body['password']) return errorResponse(400, 'Failed to authenticate.');
       return json(200, { token: fakeToken(user.id), record: userRecord(user) });
     },

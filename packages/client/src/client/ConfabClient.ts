@@ -1,6 +1,8 @@
 import PocketBase, { BaseAuthStore, LocalAuthStore } from 'pocketbase';
 import type { SendOptions } from 'pocketbase';
+import { AccountService } from '../account/AccountService';
 import { ChatsService } from '../chats/ChatsService';
+import { InvitationsService } from '../invitations/InvitationsService';
 import { ConfabError, confabErrorFromResponse, toConfabError } from '../errors';
 import { MessagesService } from '../messages/MessagesService';
 import type { MessagesOptions } from '../messages/MessagesService';
@@ -66,6 +68,10 @@ export class ConfabClient {
   readonly chats: ChatsService;
   /** The open chat's messages in store.messages, and sending. */
   readonly messages: MessagesService;
+  /** Invitations, share links, invites and user suggestions (issue 4). */
+  readonly invitations: InvitationsService;
+  /** The signed-in user's own account: complete-account, username, API keys. */
+  readonly account: AccountService;
   private readonly fetchFunction: typeof fetch;
   private readonly autoConnect: boolean;
   private config: AppConfig | null = null;
@@ -101,6 +107,15 @@ export class ConfabClient {
       currentUser,
       onChatGone: (chatId) => this.messages.closeChat(chatId),
     });
+    const request = <Result>(path: string, init?: { method?: string; body?: unknown; signal?: AbortSignal }) =>
+      this.request<Result>(path, init);
+    this.invitations = new InvitationsService({
+      request,
+      fetch: this.fetchFunction,
+      baseUrl: () => this.baseUrl,
+      token: () => this.pb.authStore.token,
+    });
+    this.account = new AccountService({ pb: this.pb, request, currentUser, login: (identity, password) => this.login(identity, password) });
     this.pb.authStore.onChange(() => {
       this.syncUserFromAuthStore();
       // Signed out, possibly in another tab: the socket must not outlive the session.

@@ -40,7 +40,7 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-type Answer = { status: number; body?: unknown };
+type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
 
 export async function startFakeServer(): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
@@ -79,7 +79,7 @@ export async function startFakeServer(): Promise<FakeServer> {
   const route = (request: RecordedRequest): Answer => {
     const path = request.path.split('?')[0];
     const body = (request.body ?? {}) as Record<string, string>;
-    const userId = validTokens.get(String(request.headers['authorization'] ?? ''));
+    const userId = validTokens.get(String(request.headers['authorization'] ?? '').replace(/^Bearer /, ''));
     const recordsAnswer = routeRecords(state.records, { method: request.method, path: request.path, body, userId, userRecord });
     if (recordsAnswer !== null) return recordsAnswer;
     if (request.method === 'GET' && path === '/api/config') {
@@ -87,14 +87,14 @@ export async function startFakeServer(): Promise<FakeServer> {
       return { status: 200, body: { api_base_url: 'https://api.confab.test', websocket_url: 'wss://api.confab.test/api/ws', environment: 'test', public_domain: 'confab.test' } };
     }
     if (request.method === 'POST' && path === '/api/collections/users/auth-with-password') {
-      const user = users.find((candidate) => candidate.username === body['identity'] || candidate.email === body['identity']);
+      const user = users.find((candidate) => candidate.username === body['identity'] || candidate.email === body['identity'] || candidate.id === body['identity']);
       if (user === undefined || user.password !== body['password']) {
         return { status: 400, body: { status: 400, message: 'Failed to authenticate.', data: {} } };
       }
       return { status: 200, body: { token: issueToken(user.id), record: recordOf(user) } };
     }
     if (request.method === 'POST' && path === '/api/collections/users/auth-refresh') {
-      const userId = validTokens.get(String(request.headers['authorization'] ?? ''));
+      const userId = validTokens.get(String(request.headers['authorization'] ?? '').replace(/^Bearer /, ''));
       const user = users.find((candidate) => candidate.id === userId);
       if (user === undefined) return { status: 401, body: { status: 401, message: 'Missing or invalid authentication.', data: {} } };
       return { status: 200, body: { token: issueToken(user.id), record: recordOf(user) } };
@@ -117,6 +117,16 @@ export async function startFakeServer(): Promise<FakeServer> {
       users.push(user);
       return { status: 200, body: recordOf(user) };
     }
+    if (request.method === 'PATCH' && path?.startsWith('/api/collections/users/records/')) {
+      const id = path.slice('/api/collections/users/records/'.length);
+      const user = users.find((candidate) => candidate.id === id);
+      if (user === undefined || userId !== id) return { status: 404, body: { status: 404, message: "The requested resource wasn't found.", data: {} } };
+      if (typeof body['username'] === 'string') user.username = body['username'];
+      return {
+        status: 200,
+        body: { ...recordOf(user), openai_api_key_set: body['openai_api_key'] !== undefined, gemini_api_key_set: body['gemini_api_key'] !== undefined },
+      };
+    }
     if (request.method === 'POST' && path === '/api/collections/users/request-password-reset') return { status: 204 };
     if (request.method === 'POST' && path === '/api/collections/users/confirm-password-reset') {
       if (body['token'] === 'valid-reset-token') return { status: 204 };
@@ -124,6 +134,41 @@ export async function startFakeServer(): Promise<FakeServer> {
         status: 400,
         body: { status: 400, message: 'Failed to confirm password reset.', data: { token: { code: 'validation_invalid_token', message: 'Invalid or expired token.' } } },
       };
+    }
+    if (request.method === 'GET' && path === '/api/invitation/valid-token') {
+      return { status: 200, body: { id: 'inv1', chat_id: 'chat1', chat: { id: 'chat1', name: 'Launch' }, email: '', link_type: 'shareable', user_exists: false, expires_at: '2026-01-02 00:00:00.000Z' } };
+    }
+    if (request.method === 'GET' && path === '/api/invitation/broken') {
+      return { status: 500, body: { status: 500, message: 'Something broke.', data: {} } };
+    }
+    if (request.method === 'GET' && path?.startsWith('/api/accept-invitation/')) {
+      const token = path.slice('/api/accept-invitation/'.length);
+      if (userId === undefined) return { status: 401, body: { status: 401, message: 'Sign in first.', data: {} } };
+      if (token === 'valid-token') return { status: 302, headers: { Location: '/chat/chat1' } };
+      if (token === 'no-location') return { status: 302 };
+      if (token === 'ok-json') return { status: 200, body: { ok: true } };
+      return { status: 400, body: { status: 400, message: 'Invalid or expired invitation', data: {} } };
+    }
+    if (request.method === 'POST' && path === '/api/accept-invitation/valid-token') {
+      if (body['display_name'] !== undefined) return { status: 200, body: { success: true, temp_password: 'temp-pass', username: 'user_abcdefghij', chat_id: 'chat1' } };
+      return { status: 200, body: { success: true, username: body['username'], chat_id: 'chat1' } };
+    }
+    if (request.method === 'POST' && path === '/api/invite-to-chat') {
+      if (body['username'] === 'ghost') return { status: 404, body: { status: 404, message: 'User not found', data: {} } };
+      if (body['email'] !== undefined) return { status: 200, body: { success: true, status: 'invited', chat_id: body['chat_id'] } };
+      return { status: 200, body: { success: true, status: 'added', chat_id: body['chat_id'], user: { id: 'u2', username: body['username'], name: '' } } };
+    }
+    if (request.method === 'POST' && path?.startsWith('/api/create-share-link/')) {
+      return { status: 200, body: { share_url: `http://confab.test/join/tok-${path.slice('/api/create-share-link/'.length)}`, expires_at: 'later', max_uses: body['max_uses'] } };
+    }
+    if (request.method === 'GET' && path?.startsWith('/api/search-users/')) {
+      return { status: 200, body: { users: [{ id: 'u2', username: 'bob', name: 'Bob' }] } };
+    }
+    if (request.method === 'POST' && path === '/api/complete-account') {
+      if (body['username'] === 'taken') {
+        return { status: 400, body: { status: 400, message: 'Failed.', data: { username: { code: 'validation_not_unique', message: 'Username already taken.' } } } };
+      }
+      return { status: 200, body: { message: 'Account completed' } };
     }
     if (request.method === 'GET' && path === '/api/invitation/missing') {
       return { status: 404, body: { status: 404, message: 'Invalid or expired invitation', data: {} } };
@@ -154,7 +199,7 @@ export async function startFakeServer(): Promise<FakeServer> {
         answer = { status: 500, body: { status: 500, message: String(error), data: {} } };
       }
       if (answer.body === undefined) {
-        outgoing.writeHead(answer.status).end();
+        outgoing.writeHead(answer.status, answer.headers ?? {}).end();
         return;
       }
       outgoing.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer.body));

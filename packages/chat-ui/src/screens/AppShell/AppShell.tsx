@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useMemo, useRef, type ReactNode } from 'react';
 import type { ClientState } from '@confab/client';
+import { CompleteAccountBanner } from '../../components/CompleteAccountBanner/CompleteAccountBanner';
 import { PageHeader } from '../../components/PageHeader/PageHeader';
 import { Sidebar } from '../../components/Sidebar/Sidebar';
 import { chatsOf, realtimeOf } from '../../internal/chatClient';
@@ -81,6 +82,7 @@ export function AppShell({ children, connectRealtime: autoConnectShell = false, 
           <div className="cf-shell__overlay" aria-hidden="true" onClick={() => setSidebarOpen(false)} />
         ) : null}
         <div className="cf-shell__main">
+          <CompleteAccountBanner />
           <main className="cf-shell__content">{children ?? <ChatHome />}</main>
         </div>
       </div>

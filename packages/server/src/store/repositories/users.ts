@@ -17,7 +17,11 @@ export class UsersRepository {
     return this.db
       .selectFrom('users')
       .selectAll()
-      .where((builder) => builder.or([builder(sql`lower(username)`, '=', lowered), builder('email', '=', lowered)]))
+      .where((builder) =>
+        // The record id is an identity too (as in PocketBase's configurable identity fields), so the
+        // complete-signup link, which carries only user_id and a temporary password, can sign in.
+        builder.or([builder(sql`lower(username)`, '=', lowered), builder('email', '=', lowered), builder('id', '=', lowered)]),
+      )
       .executeTakeFirst();
   }
 

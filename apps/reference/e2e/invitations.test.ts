@@ -1,0 +1,183 @@
+/**
+ * Issue 4's "done when": a chat admin invites an existing user by username, a new person by
+ * e-mail (who joins from the mailed link in the outbox) and a stranger by share link (who joins
+ * with only a name, then secures the account through the banner), and all of them talk.
+ */
+import PocketBase from 'pocketbase';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { browserTestsAvailable, newAccount, startStack, type Stack } from './harness';
+
+const describeBrowser = browserTestsAvailable ? describe : describe.skip;
+
+describeBrowser('invitations and onboarding in Chromium', () => {
+  let stack: Stack;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await stack?.stop();
+  });
+
+  async function openPage(): Promise<Page> {
+    const context = await stack.browser.newContext({ baseURL: stack.baseUrl });
+    contexts.push(context);
+    return context.newPage();
+  }
+
+  async function signedIn(account: { username: string; password: string }): Promise<Page> {
+    const page = await openPage();
+    await page.goto('/login');
+    await page.getByLabel('Username', { exact: true }).fill(account.username);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByText('Select a chat to get started').waitFor();
+    return page;
+  }
+
+  async function say(page: Page, text: string) {
+    const input = page.getByLabel('Message', { exact: true });
+    await input.fill(text);
+    await input.press('Enter');
+  }
+
+  function joinLinkIn(mail: string): string {
+    const unfolded = mail.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const match = unfolded.match(/https?:\/\/[^\s"'<>]+\/join\/[A-Za-z0-9_-]+/);
+    if (!match) throw new Error(`no join link in mail:\n${mail}`);
+    return new URL(match[0]).pathname;
+  }
+
+  it('brings in an existing user, a new e-mail invitee and a share-link stranger, and all talk', { timeout: 240_000 }, async () => {
+    const pb = new PocketBase(stack.baseUrl);
+    const alice = newAccount('alice');
+    const bob = newAccount('bob');
+    for (const account of [alice, bob]) {
+      await pb.collection('users').create({ ...account, passwordConfirm: account.password });
+    }
+    await pb.collection('users').authWithPassword(alice.username, alice.password);
+    const chat = await pb.collection('chats').create({ name: 'Launch <b>crew</b>' });
+
+    const alicePage = await signedIn(alice);
+
+    // 1. An existing user by username: added at once, back to the chat after 1.5 s.
+    await alicePage.goto(`/chat/${chat.id}/invite`);
+    await alicePage.getByLabel('Email or username').fill(bob.username);
+    await alicePage.getByRole('button', { name: 'Send Invite' }).click();
+    await alicePage.waitForURL(`**/chat/${chat.id}`, { timeout: 10_000 });
+
+    // 2. A new person by e-mail: the link arrives in the outbox.
+    const carolEmail = `carol.${Date.now()}@example.com`;
+    await alicePage.goto(`/chat/${chat.id}/invite`);
+    await alicePage.getByLabel('Email or username').fill(carolEmail.toUpperCase());
+    await alicePage.getByRole('button', { name: 'Send Invite' }).click();
+    let invitationMail: string | undefined;
+    for (let attempt = 0; attempt < 50 && !invitationMail; attempt += 1) {
+      invitationMail = (await stack.outbox()).find((mail) => mail.includes(carolEmail) && mail.includes('/join/'));
+      if (!invitationMail) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(invitationMail, 'invitation mail in the outbox').toBeDefined();
+    // The chat name is user input: its HTML part carries it escaped (the text part is plain text).
+    const html = invitationMail!.replace(/=\r?\n/g, '').replace(/=3D/g, '=').split(/content-type: text\/html/i)[1] ?? '';
+    expect(html).toContain('&lt;b&gt;crew&lt;/b&gt;');
+    expect(html).not.toContain('<b>crew</b>');
+
+    const carolPage = await openPage();
+    await carolPage.goto(joinLinkIn(invitationMail!));
+    const carolName = `carol_${Date.now().toString(36)}`;
+    await carolPage.getByLabel('Username', { exact: true }).fill(carolName);
+    await carolPage.getByLabel('Password', { exact: true }).fill('carol secret');
+    await carolPage.getByLabel('Confirm Password', { exact: true }).fill('carol secret');
+    await carolPage.getByRole('button', { name: 'Create Account and Join' }).click();
+    await carolPage.getByText('Welcome to the chat!').waitFor();
+    await carolPage.waitForURL(`**/chat/${chat.id}`, { timeout: 15_000 });
+
+    // 3. A stranger by share link: joins with only a name.
+    await alicePage.goto(`/chat/${chat.id}/invite`);
+    await alicePage.getByRole('button', { name: 'Create Share Link' }).click();
+    const shareField = alicePage.getByRole('textbox', { name: 'Share link', exact: true });
+    await shareField.waitFor();
+    const shareUrl = await shareField.inputValue();
+    expect(shareUrl).toMatch(/\/join\/[A-Za-z0-9_-]+$/);
+
+    const davePage = await openPage();
+    await davePage.goto(new URL(shareUrl).pathname);
+    await davePage.getByLabel('Your name').fill('Dave <script>');
+    await davePage.getByRole('button', { name: 'Join Chat' }).click();
+    await davePage.waitForURL(`**/chat/${chat.id}`, { timeout: 15_000 });
+
+    // ... then secures the account through the banner.
+    await davePage.getByRole('button', { name: 'Complete Signup' }).click();
+    await davePage.waitForURL('**/complete-account');
+    await davePage.getByRole('heading', { name: 'Secure Your Account' }).waitFor();
+    const dave = newAccount('dave');
+    await davePage.getByLabel('Email', { exact: true }).fill(`  ${dave.email.toUpperCase()} `);
+    await davePage.getByLabel('Username', { exact: true }).fill(dave.username);
+    await davePage.getByLabel('Password', { exact: true }).fill(dave.password);
+    await davePage.getByLabel('Confirm Password', { exact: true }).fill(dave.password);
+    await davePage.getByRole('button', { name: 'Secure Account' }).click();
+    await davePage.waitForURL((url) => url.pathname === '/', { timeout: 15_000 });
+    expect(await davePage.getByRole('button', { name: 'Complete Signup' }).count()).toBe(0);
+
+    // Everyone talks in the chat.
+    const bobPage = await signedIn(bob);
+    const speakers: Array<[Page, string]> = [
+      [alicePage, 'Welcome all'],
+      [bobPage, 'Bob here'],
+      [carolPage, 'Carol here'],
+      [davePage, 'Dave here'],
+    ];
+    for (const [page] of speakers) {
+      await page.goto(`/chat/${chat.id}`);
+      await page.getByText('Connected', { exact: true }).waitFor();
+    }
+    for (const [page, text] of speakers) await say(page, text);
+    for (const [page] of speakers) {
+      for (const [, text] of speakers) await page.getByText(text, { exact: true }).waitFor();
+    }
+
+    // Dave's completed account signs in with the credentials he chose.
+    const davePb = new PocketBase(stack.baseUrl);
+    const auth = await davePb.collection('users').authWithPassword(dave.email, dave.password);
+    expect(auth.record['username']).toBe(dave.username);
+    expect(auth.record['signup_completed']).toBe(true);
+  });
+
+  it('completes a temporary account from a /complete-signup link and lands in the chat', { timeout: 120_000 }, async () => {
+    const pb = new PocketBase(stack.baseUrl);
+    const owner = newAccount('erin');
+    await pb.collection('users').create({ ...owner, passwordConfirm: owner.password });
+    await pb.collection('users').authWithPassword(owner.username, owner.password);
+    const chat = await pb.collection('chats').create({ name: 'Signup corner' });
+    const link = await pb.send(`/api/create-share-link/${chat.id}`, { method: 'POST', body: {} });
+    const token = new URL(String(link['share_url'])).pathname.split('/').at(-1)!;
+    const joined = await new PocketBase(stack.baseUrl).send(`/api/accept-invitation/${token}`, {
+      method: 'POST',
+      body: { display_name: 'Frank' },
+    });
+    const guest = await new PocketBase(stack.baseUrl).collection('users').authWithPassword(String(joined['username']), String(joined['temp_password']));
+
+    const page = await openPage();
+    const query = new URLSearchParams({ user_id: guest.record.id, chat_id: chat.id, temp_password: String(joined['temp_password']) });
+    await page.goto(`/complete-signup?${query.toString()}`);
+    const chosen = `frank_${Date.now().toString(36)}`;
+    await page.getByLabel('Username', { exact: true }).fill(chosen);
+    await page.getByRole('button', { name: 'Complete Signup' }).click();
+    await page.waitForURL(`**/chat/${chat.id}`, { timeout: 15_000 });
+    await page.getByText('Connected', { exact: true }).waitFor();
+
+    await page.goto('/complete-signup?user_id=only');
+    await page.getByText('Invalid signup link. Please request a new invitation.').waitFor();
+  });
+
+  it('shows the errors of the join screen for a missing and an unknown token', async () => {
+    const page = await openPage();
+    await page.goto('/join/not-a-real-token');
+    await page.getByRole('heading', { name: 'Unable to Join Chat' }).waitFor();
+    await page.getByText('Invalid or expired invitation link').waitFor();
+    await page.getByRole('button', { name: 'Go to Login' }).click();
+    await page.waitForURL('**/login**');
+  });
+});

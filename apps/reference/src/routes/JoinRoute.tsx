@@ -1,0 +1,11 @@
+import { useParams, useSearchParams } from 'react-router';
+import { JoinScreen } from '@confab/chat-ui';
+
+/** /join/:token, or /join?token=… (spec §2: the token may also come from the query). */
+export function JoinRoute() {
+  const { token } = useParams();
+  const [searchParams] = useSearchParams();
+  const value = token ?? searchParams.get('token');
+  // A new token remounts the screen, so every join runs from the start.
+  return <JoinScreen key={value ?? ''} token={value} />;
+}

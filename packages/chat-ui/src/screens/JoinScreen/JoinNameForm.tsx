@@ -1,0 +1,61 @@
+import { useState, type FormEvent } from 'react';
+import { messages, toConfabError, validateShareableName, type Invitation } from '@confab/client';
+import { Alert } from '../../components/Alert/Alert';
+import { AuthLayout } from '../../components/AuthLayout/AuthLayout';
+import { Button } from '../../components/Button/Button';
+import { FormField } from '../../components/FormField/FormField';
+import { useConfabClient } from '../../provider/hooks';
+
+export interface JoinNameFormProps {
+  token: string;
+  invitation: Invitation;
+  onJoined: (chatId: string, warning?: string) => void;
+}
+
+/** Share link without a session: only a name; a temporary account is made and signed in. */
+export function JoinNameForm({ token, invitation, onJoined }: JoinNameFormProps) {
+  const client = useConfabClient();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const invalid = validateShareableName({ name });
+    if (invalid !== null) {
+      setError(invalid);
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      const result = await client.invitations.acceptShareable(token, name);
+      const chatId = result.chat_id || invitation.chat_id;
+      if (result.temp_password && result.username) {
+        try {
+          await client.account.loginWithTemporaryPassword(result.username, result.temp_password);
+        } catch {
+          onJoined(chatId, 'You joined the chat, but signing you in failed. Please sign in.');
+          return;
+        }
+      }
+      onJoined(chatId);
+    } catch (failure) {
+      setError(toConfabError(failure).serverMessage ?? messages.joinChatFailed);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthLayout title={`Join ${invitation.chat?.name ?? 'the chat'}`} description="Enter your name to join the conversation.">
+      <form className="cf-form" noValidate onSubmit={handleSubmit}>
+        {error !== null ? <Alert>{error}</Alert> : null}
+        <FormField label="Your name" name="name" autoComplete="name" required value={name} disabled={busy} onChange={(event) => setName(event.target.value)} />
+        <Button type="submit" fullWidth disabled={busy} aria-busy={busy}>
+          {busy ? 'Joining...' : 'Join Chat'}
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

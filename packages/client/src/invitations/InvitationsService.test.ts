@@ -1,0 +1,104 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfabClient } from '../client/ConfabClient';
+import { startFakeServer } from '../testing/fakeServer';
+import type { FakeServer } from '../testing/fakeServer';
+import { chatIdFromLocation } from './InvitationsService';
+
+let server: FakeServer;
+let client: ConfabClient;
+
+beforeEach(async () => {
+  server = await startFakeServer();
+  client = new ConfabClient({ baseUrl: server.url, realtime: { autoConnect: false } });
+});
+
+afterEach(async () => {
+  client.logout();
+  await server.close();
+});
+
+const lastRequest = () => server.requests.at(-1);
+const signIn = () => client.login('alice', 'correct-horse');
+
+describe('invitations.get', () => {
+  it('returns the invitation, null on 404, and rejects other failures', async () => {
+    await expect(client.invitations.get('valid-token')).resolves.toMatchObject({ chat_id: 'chat1', link_type: 'shareable' });
+    await expect(client.invitations.get('missing')).resolves.toBeNull();
+    await expect(client.invitations.get('broken')).rejects.toMatchObject({ status: 500, message: 'Something broke.' });
+  });
+});
+
+describe('invitations.acceptAsCurrentUser', () => {
+  it('reads the chat id from the 302 Location, with the bearer token', async () => {
+    await signIn();
+    await expect(client.invitations.acceptAsCurrentUser('valid-token')).resolves.toEqual({ chatId: 'chat1' });
+    expect(lastRequest()?.headers['authorization']).toMatch(/^Bearer /);
+  });
+
+  it('falls back to the known chat id, else "Invalid redirect response"', async () => {
+    await signIn();
+    await expect(client.invitations.acceptAsCurrentUser('no-location', 'chat9')).resolves.toEqual({ chatId: 'chat9' });
+    await expect(client.invitations.acceptAsCurrentUser('no-location')).rejects.toMatchObject({ message: 'Invalid redirect response' });
+    await expect(client.invitations.acceptAsCurrentUser('ok-json')).rejects.toMatchObject({ message: 'Invalid redirect response' });
+  });
+
+  it('treats an opaque redirect (browsers) as success', async () => {
+    const opaque = { type: 'opaqueredirect', status: 0, headers: new Headers(), redirected: false, url: '' } as unknown as Response;
+    const browserLike = new ConfabClient({ baseUrl: server.url, realtime: { autoConnect: false }, fetch: async () => opaque });
+    await expect(browserLike.invitations.acceptAsCurrentUser('t', 'chat7')).resolves.toEqual({ chatId: 'chat7' });
+    const followed = { type: 'basic', status: 200, headers: new Headers(), redirected: true, url: 'http://x/chat/chat8' } as unknown as Response;
+    const following = new ConfabClient({ baseUrl: server.url, realtime: { autoConnect: false }, fetch: async () => followed });
+    await expect(following.invitations.acceptAsCurrentUser('t')).resolves.toEqual({ chatId: 'chat8' });
+  });
+
+  it('rejects with the server message on an error', async () => {
+    await signIn();
+    await expect(client.invitations.acceptAsCurrentUser('expired')).rejects.toMatchObject({ status: 400, message: 'Invalid or expired invitation' });
+  });
+
+  it('extracts chat ids from locations', () => {
+    expect(chatIdFromLocation('http://h/chat/abc?x=1')).toBe('abc');
+    expect(chatIdFromLocation('/login')).toBeNull();
+  });
+});
+
+describe('invitations.accept (POST)', () => {
+  it('joins a share link with a trimmed display name', async () => {
+    await expect(client.invitations.acceptShareable('valid-token', '  Ada  ')).resolves.toMatchObject({ temp_password: 'temp-pass', username: 'user_abcdefghij' });
+    expect(lastRequest()?.body).toEqual({ display_name: 'Ada' });
+  });
+
+  it('joins an e-mail invitation, the display name defaulting to the username', async () => {
+    await client.invitations.acceptEmail('valid-token', { username: ' ada ', password: 'secret1' });
+    expect(lastRequest()?.body).toEqual({ username: 'ada', password: 'secret1', display_name: 'ada' });
+  });
+});
+
+describe('invitations.inviteToChat, createShareLink, searchUsers', () => {
+  it('sends a lower-cased e-mail or a username', async () => {
+    await signIn();
+    await expect(client.invitations.inviteToChat('c1', ' Bob@Example.COM ')).resolves.toMatchObject({ status: 'invited' });
+    expect(lastRequest()?.body).toEqual({ chat_id: 'c1', email: 'bob@example.com' });
+    await expect(client.invitations.inviteToChat('c1', 'bob')).resolves.toMatchObject({ status: 'added' });
+    expect(lastRequest()?.body).toEqual({ chat_id: 'c1', username: 'bob' });
+    await expect(client.invitations.inviteToChat('c1', 'ghost')).rejects.toMatchObject({ status: 404 });
+    const count = server.requests.length;
+    await expect(client.invitations.inviteToChat('c1', '  ')).rejects.toMatchObject({ message: 'Please enter an email address or username' });
+    expect(server.requests).toHaveLength(count);
+  });
+
+  it('creates a share link with the spec defaults', async () => {
+    await signIn();
+    await expect(client.invitations.createShareLink('c1')).resolves.toMatchObject({ share_url: 'http://confab.test/join/tok-c1' });
+    expect(lastRequest()?.body).toEqual({ expires_in_hours: 24, max_uses: 50 });
+  });
+
+  it('searches users from 2 characters', async () => {
+    await signIn();
+    const count = server.requests.length;
+    await expect(client.invitations.searchUsers('b')).resolves.toEqual([]);
+    expect(server.requests).toHaveLength(count);
+    await expect(client.invitations.searchUsers('bo')).resolves.toEqual([{ id: 'u2', username: 'bob', name: 'Bob' }]);
+    expect(lastRequest()?.path).toBe('/api/search-users/bo');
+  });
+});
