@@ -6,25 +6,15 @@ import type { UserRow } from '../store/repositories/users';
 import { agentTypes } from './collections/agentTypes';
 import type { ServiceContext } from './context';
 import { recordErrors, throwIfErrors } from './recordErrors';
+import type { WireMessage } from '@confab/client/protocol';
 
 /** The documented maximum length of a message body, in characters. */
 export const messageContentMaximum = 10_000;
 export const messageTypes = ['regular', 'email', 'search', 'others'] as const;
 export const clientIdMaximum = 100;
 
-/** Spec §3 normalised message plus `seq` and `is_agent` (docs/CONTRACTS.md). */
-export interface WireMessage {
-  message_id: string;
-  chat_id: string;
-  author_id: string;
-  author_name: string;
-  author_username: string;
-  content: string;
-  created_at: string;
-  message_type: string;
-  seq: number;
-  is_agent: boolean;
-}
+/** Spec §3 normalised message plus `seq` and `is_agent`: the wire type shared with the client. */
+export type { WireMessage };
 
 export interface PostInput {
   chatId: string;

@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import type { WireMessage } from '@confab/client/protocol';
 
 /** A received server frame (JSON object with a `type`). */
 export type Frame = Record<string, unknown> & { type: string };
@@ -106,18 +107,7 @@ export class TestSocket {
   }
 }
 
-export interface WireMessage {
-  message_id: string;
-  chat_id: string;
-  author_id: string;
-  author_name: string;
-  author_username: string;
-  content: string;
-  created_at: string;
-  message_type: string;
-  seq: number;
-  is_agent: boolean;
-}
+export type { WireMessage };
 
 export function messageOf(frame: Frame): WireMessage {
   return frame['message'] as WireMessage;
