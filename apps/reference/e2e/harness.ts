@@ -27,12 +27,36 @@ export interface Stack {
   newPage(): Promise<{ context: BrowserContext; page: Page }>;
   /** Every mail in the outbox, oldest first, as raw RFC 822 text. */
   outbox(): Promise<string[]>;
+  /** The server's clock (expiry of invitations, links and rate windows), which tests may move on. */
+  clock: TestClock;
   stop(): Promise<void>;
+}
+
+export interface TestClock {
+  now(): Date;
+  /** Moves the server's clock forward (or back, with a negative value) by this many milliseconds. */
+  advance(milliseconds: number): void;
+  /** Back to the wall clock. */
+  reset(): void;
+}
+
+function testClock(): TestClock {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    advance(milliseconds) {
+      offset += milliseconds;
+    },
+    reset() {
+      offset = 0;
+    },
+  };
 }
 
 export async function startStack(): Promise<Stack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'confab-e2e-'));
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, webDir, logger: false });
+  const clock = testClock();
+  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, webDir, logger: false, now: clock.now });
   const browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,
@@ -51,6 +75,7 @@ export async function startStack(): Promise<Stack> {
     browser,
     baseUrl: server.url,
     dataDir,
+    clock,
     async newPage() {
       const context = await browser.newContext({ baseURL: server.url });
       const page = await context.newPage();

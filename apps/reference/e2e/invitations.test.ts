@@ -172,11 +172,150 @@ describeBrowser('invitations and onboarding in Chromium', () => {
     await page.getByText('Invalid signup link. Please request a new invitation.').waitFor();
   });
 
-  it('shows the errors of the join screen for a missing and an unknown token', async () => {
+  /** Alice's chat, with her signed-in API client (for invitations and links made outside the UI). */
+  async function chatOwnedBy(name: string) {
+    const owner = newAccount('owner');
+    const pb = new PocketBase(stack.baseUrl);
+    await pb.collection('users').create({ ...owner, passwordConfirm: owner.password });
+    await pb.collection('users').authWithPassword(owner.username, owner.password);
+    const chat = await pb.collection('chats').create({ name });
+    return { pb, owner, chat };
+  }
+
+  async function registered(prefix: string) {
+    const account = newAccount(prefix);
+    await new PocketBase(stack.baseUrl).collection('users').create({ ...account, passwordConfirm: account.password });
+    return account;
+  }
+
+  /** Invites an e-mail address nobody uses yet and returns the /join/{token} path of the mail. */
+  async function emailInvitation(pb: PocketBase, chatId: string, email: string): Promise<string> {
+    await pb.send('/api/invite-to-chat', { method: 'POST', body: { chat_id: chatId, email } });
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      const mail = (await stack.outbox()).find((text) => text.includes(email) && text.includes('/join/'));
+      if (mail) return joinLinkIn(mail);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`no invitation mail for ${email}`);
+  }
+
+  async function shareLink(pb: PocketBase, chatId: string, body: Record<string, unknown> = {}): Promise<string> {
+    const link = await pb.send(`/api/create-share-link/${chatId}`, { method: 'POST', body });
+    return new URL(String(link['share_url'])).pathname;
+  }
+
+  async function signInOnLoginScreen(page: Page, account: { username: string; password: string }) {
+    await page.getByLabel('Username', { exact: true }).fill(account.username);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+  }
+
+  /** Waits for the chat page of chatId, connected, showing the chat's name as plain text. */
+  async function inChat(page: Page, chatId: string, chatName: string) {
+    await page.waitForURL(`**/chat/${chatId}`, { timeout: 15_000 });
+    await page.getByText('Connected', { exact: true }).waitFor();
+    await page.getByRole('heading', { name: chatName, exact: true }).first().waitFor();
+  }
+
+  it('lets people who already have accounts join by e-mail invitation and by share link, signed in or out', { timeout: 180_000 }, async () => {
+    const chatName = 'Ops <i>room</i>';
+    const { pb, chat } = await chatOwnedBy(chatName);
+    const link = await shareLink(pb, chat.id);
+
+    // Signed out, e-mail invitation, the invited address has an account by now: sign in first.
+    const grace = newAccount('grace');
+    const graceJoin = await emailInvitation(pb, chat.id, grace.email);
+    await new PocketBase(stack.baseUrl).collection('users').create({ ...grace, passwordConfirm: grace.password });
+    const gracePage = await openPage();
+    await gracePage.goto(graceJoin);
+    await gracePage.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('redirect') === graceJoin);
+    await signInOnLoginScreen(gracePage, grace);
+    await gracePage.getByRole('heading', { name: 'Welcome to the chat!' }).waitFor();
+    await inChat(gracePage, chat.id, chatName);
+
+    // Signed in, e-mail invitation: accepted at once, then the chat after 2 s.
+    const heidi = newAccount('heidi');
+    const heidiJoin = await emailInvitation(pb, chat.id, heidi.email);
+    await new PocketBase(stack.baseUrl).collection('users').create({ ...heidi, passwordConfirm: heidi.password });
+    const heidiPage = await signedIn(heidi);
+    await heidiPage.goto(heidiJoin);
+    await heidiPage.getByRole('heading', { name: 'Welcome to the chat!' }).waitFor();
+    const welcomedAt = Date.now();
+    await inChat(heidiPage, chat.id, chatName);
+    expect(Date.now() - welcomedAt).toBeGreaterThanOrEqual(1_500);
+
+    // Signed in, share link: joined as the current user, then the chat after 1 s.
+    const ivan = await registered('ivan');
+    const ivanPage = await signedIn(ivan);
+    await ivanPage.goto(link);
+    await ivanPage.getByRole('heading', { name: 'Welcome to the chat!' }).waitFor();
+    await inChat(ivanPage, chat.id, chatName);
+
+    // Signed out, share link, has an account: the name form offers to sign in instead. The chat's
+    // name is shown as text, never as markup.
+    const judy = await registered('judy');
+    const judyPage = await openPage();
+    await judyPage.goto(link);
+    const heading = judyPage.getByRole('heading', { name: `Join ${chatName}`, exact: true });
+    await heading.waitFor();
+    expect(await heading.locator('i').count()).toBe(0);
+    await judyPage.getByRole('link', { name: 'Sign in instead' }).click();
+    await judyPage.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('redirect') === link);
+    await signInOnLoginScreen(judyPage, judy);
+    await inChat(judyPage, chat.id, chatName);
+
+    // Each joined with their own account: no temporary accounts, the share link spent twice.
+    const members = await pb.collection('chats').getOne(chat.id, { expand: 'participants' });
+    const usernames = (members.expand?.['participants'] as Array<{ username: string }>).map((user) => user.username);
+    for (const account of [grace, heidi, ivan, judy]) expect(usernames).toContain(account.username);
+    expect(usernames.filter((username) => username.startsWith('user_'))).toEqual([]);
+    expect(usernames).toHaveLength(5);
+
+    // They talk: Judy's words reach Grace live.
+    await say(judyPage, 'Judy made it');
+    await gracePage.getByText('Judy made it', { exact: true }).waitFor();
+  });
+
+  it('shows the errors of the join screen for a missing, an unknown, an expired and a used-up token', { timeout: 120_000 }, async () => {
     const page = await openPage();
-    await page.goto('/join/not-a-real-token');
-    await page.getByRole('heading', { name: 'Unable to Join Chat' }).waitFor();
-    await page.getByText('Invalid or expired invitation link').waitFor();
+    const expectJoinError = async (path: string, message: string) => {
+      await page.goto(path);
+      await page.getByRole('heading', { name: 'Unable to Join Chat' }).waitFor();
+      await page.getByText(message, { exact: true }).waitFor();
+    };
+
+    await expectJoinError('/join', 'Invalid invitation link');
+    await expectJoinError('/join?token=', 'Invalid invitation link');
+    await expectJoinError('/join/not-a-real-token', 'Invalid or expired invitation link');
+
+    // Expiry, on the server's clock: a one-hour link two hours on; a 7-day invitation 8 days on.
+    const { pb, chat } = await chatOwnedBy('Expiry');
+    const hourLink = await shareLink(pb, chat.id, { expires_in_hours: 1 });
+    const invitation = await emailInvitation(pb, chat.id, `late.${Date.now()}@example.com`);
+    await page.goto(hourLink);
+    await page.getByLabel('Your name').waitFor();
+    try {
+      stack.clock.advance(2 * 60 * 60 * 1000);
+      await expectJoinError(hourLink, 'Invalid or expired invitation link');
+      await page.goto(invitation);
+      await page.getByLabel('Confirm Password', { exact: true }).waitFor();
+      stack.clock.advance(8 * 24 * 60 * 60 * 1000);
+      await expectJoinError(invitation, 'Invalid or expired invitation link');
+      await expectJoinError(`/join?token=${invitation.split('/').at(-1)}`, 'Invalid or expired invitation link');
+    } finally {
+      stack.clock.reset();
+    }
+
+    // A one-use link, once spent, and a link replaced by a newer one both fail at once.
+    const oneUse = await shareLink(pb, chat.id, { max_uses: 1 });
+    await new PocketBase(stack.baseUrl).send(`/api/accept-invitation/${oneUse.split('/').at(-1)}`, { method: 'POST', body: { display_name: 'Once' } });
+    await expectJoinError(oneUse, 'Invalid or expired invitation link');
+    const replaced = await shareLink(pb, chat.id);
+    await page.goto(replaced);
+    await page.getByLabel('Your name').waitFor();
+    await shareLink(pb, chat.id);
+    await expectJoinError(replaced, 'Invalid or expired invitation link');
+
     await page.getByRole('button', { name: 'Go to Login' }).click();
     await page.waitForURL('**/login**');
   });

@@ -35,6 +35,11 @@ export interface ServerOptions {
   allowedOrigins?: string[];
   /** Sustained WebSocket frames per second per socket (env CONFAB_WS_FRAMES_PER_SECOND). Default 20; burst 2×. */
   wsFramesPerSecond?: number;
+  /**
+   * Temporary accounts one IP address may create through share links per hour (env
+   * CONFAB_TEMPORARY_ACCOUNTS_PER_IP_PER_HOUR). Default 100; a share link's max_uses bounds each link.
+   */
+  temporaryAccountsPerIpPerHour?: number;
   /** Test clock. */
   now?: () => Date;
 }
@@ -55,12 +60,18 @@ export interface ServerConfig {
   trustProxy: boolean;
   allowedOrigins: string[];
   wsFramesPerSecond: number;
+  temporaryAccountsPerIpPerHour: number;
   environment: string;
   now: () => Date;
 }
 
 const defaultPort = 8090;
 const defaultWsFramesPerSecond = 20;
+const defaultTemporaryAccountsPerIpPerHour = 100;
+
+function positiveOr(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
+}
 
 /** Reads `--name value` and `--name=value` flags into a plain map. */
 export function parseFlags(argv: readonly string[]): Record<string, string> {
@@ -105,6 +116,8 @@ export function optionsFromEnvironment(
     trustProxy: ['1', 'true', 'yes'].includes((environment['CONFAB_TRUST_PROXY'] ?? '').toLowerCase()) || undefined,
     allowedOrigins: environment['CONFAB_ALLOWED_ORIGINS']?.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''),
     wsFramesPerSecond: environment['CONFAB_WS_FRAMES_PER_SECOND'] === undefined ? undefined : Number(environment['CONFAB_WS_FRAMES_PER_SECOND']),
+    temporaryAccountsPerIpPerHour:
+      environment['CONFAB_TEMPORARY_ACCOUNTS_PER_IP_PER_HOUR'] === undefined ? undefined : Number(environment['CONFAB_TEMPORARY_ACCOUNTS_PER_IP_PER_HOUR']),
   };
   return options;
 }
@@ -145,10 +158,8 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     logger: options.logger ?? false,
     trustProxy: options.trustProxy ?? false,
     allowedOrigins: (options.allowedOrigins ?? []).map((origin) => origin.replace(/\/+$/, '')),
-    wsFramesPerSecond:
-      options.wsFramesPerSecond !== undefined && Number.isFinite(options.wsFramesPerSecond) && options.wsFramesPerSecond > 0
-        ? options.wsFramesPerSecond
-        : defaultWsFramesPerSecond,
+    wsFramesPerSecond: positiveOr(options.wsFramesPerSecond, defaultWsFramesPerSecond),
+    temporaryAccountsPerIpPerHour: Math.floor(positiveOr(options.temporaryAccountsPerIpPerHour, defaultTemporaryAccountsPerIpPerHour)),
     environment: process.env['NODE_ENV'] ?? 'production',
     now: options.now ?? (() => new Date()),
   };

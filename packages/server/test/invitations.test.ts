@@ -468,3 +468,39 @@ describe.each(variants)('invitations, share links and onboarding ($name)', (vari
     expect(failure.status).toBe(404);
   });
 });
+
+describe('temporary accounts through share links are limited per address', () => {
+  let testServer: TestServer;
+  let clockOffsetMs = 0;
+  beforeAll(async () => {
+    const [sqlite] = variants;
+    testServer = await startTestServer(sqlite!, { temporaryAccountsPerIpPerHour: 3, now: () => new Date(Date.now() + clockOffsetMs) });
+  });
+  afterAll(async () => {
+    await testServer?.close();
+  });
+
+  it('answers 429 past the hourly allowance, spends no use of the link, and allows again an hour later', async () => {
+    const admin = await registerUser(testServer);
+    const chat = await createChat(admin, { name: 'Busy' });
+    const created = await rawRequest(testServer.url, 'POST', `/api/create-share-link/${chat.id}`, { token: `Bearer ${admin.pb.authStore.token}`, body: {} });
+    const token = tokenOfShareUrl((created.body as { share_url: string }).share_url);
+    const join = (name: string) => rawRequest(testServer.url, 'POST', `/api/accept-invitation/${token}`, { body: { display_name: name } });
+
+    for (const name of ['One', 'Two', 'Three']) expect((await join(name)).status).toBe(200);
+    const refused = await join('Four');
+    expect(refused.status).toBe(429);
+    expect((refused.body as { message: string }).message).toBe('Too many attempts. Please wait a few minutes and try again.');
+    const link = await testServer.probe.rows('select use_count from share_links where chat = $1', [chat.id]);
+    expect(Number(link[0]?.['use_count'])).toBe(3);
+    const temporary = await testServer.probe.rows('select count(*) as n from users where soft_registered = 1', []);
+    expect(Number(temporary[0]?.['n'])).toBe(3);
+
+    clockOffsetMs = 61 * 60 * 1000;
+    try {
+      expect((await join('Four')).status).toBe(200);
+    } finally {
+      clockOffsetMs = 0;
+    }
+  });
+});

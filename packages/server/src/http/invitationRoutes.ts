@@ -20,7 +20,7 @@ export function registerInvitationRoutes(app: FastifyInstance, services: Service
   });
 
   app.post<{ Params: TokenParams }>('/api/accept-invitation/:token', async (request) =>
-    invitations.acceptAsNewUser(request.params.token, objectBody(request)),
+    invitations.acceptAsNewUser(request.params.token, objectBody(request), request.ip),
   );
 
   app.post<{ Params: { chatId: string } }>('/api/create-share-link/:chatId', async (request) =>

@@ -246,19 +246,24 @@ export class InvitationsService {
   }
 
   /** POST accept: a new account joins (soft-registered for share links, full for e-mail invitations). */
-  async acceptAsNewUser(token: string, body: Body) {
+  async acceptAsNewUser(token: string, body: Body, ip: string) {
     const found = await this.findUsable(token);
     if (found === undefined) throw invalidInvitation();
     const chatId = this.chatOf(found);
     const expectedChatId = readString(body, 'chat_id');
     if (expectedChatId !== undefined && expectedChatId !== '' && expectedChatId !== chatId) throw invalidInvitation();
-    return found.kind === 'shareable' ? this.joinWithName(found, chatId, body) : this.joinWithSignup(found, chatId, body);
+    return found.kind === 'shareable' ? this.joinWithName(found, chatId, body, ip) : this.joinWithSignup(found, chatId, body);
   }
 
-  private async joinWithName(found: Redeemable & { kind: 'shareable' }, chatId: string, body: Body) {
+  private async joinWithName(found: Redeemable & { kind: 'shareable' }, chatId: string, body: Body, ip: string) {
     const name = (readString(body, 'display_name') ?? '').trim();
     if (name === '') throw validationError('Please enter your name', { display_name: fieldErrors.required() });
     if (name.length > displayNameMaximum) throw validationError('Failed to accept invitation', { display_name: fieldErrors.maxText(displayNameMaximum) });
+    // Anyone holding a link can make accounts: each address gets a bounded number per hour.
+    const limitKey = `temporary-accounts:ip:${ip}`;
+    const limit = { maximum: this.context.config.temporaryAccountsPerIpPerHour, windowMs: 60 * 60 * 1000 };
+    if (this.context.rateLimiter.isLimited(limitKey, limit)) throw new ConfabServerError('tooManyRequests');
+    this.context.rateLimiter.record(limitKey, limit);
     // The use is spent first, so a full link never creates an account.
     if (!(await this.spend(found, ''))) throw invalidInvitation();
     const username = `${temporaryUsernamePrefix}${randomAlphanumeric(10)}`;

@@ -4,7 +4,9 @@ import { Alert } from '../../components/Alert/Alert';
 import { AuthLayout } from '../../components/AuthLayout/AuthLayout';
 import { Button } from '../../components/Button/Button';
 import { FormField } from '../../components/FormField/FormField';
+import { useComponents } from '../../provider/ComponentsContext';
 import { useConfabClient } from '../../provider/hooks';
+import { joinLoginPath } from './joinPaths';
 
 export interface JoinNameFormProps {
   token: string;
@@ -12,9 +14,13 @@ export interface JoinNameFormProps {
   onJoined: (chatId: string, warning?: string) => void;
 }
 
-/** Share link without a session: only a name; a temporary account is made and signed in. */
+/**
+ * Share link without a session: only a name; a temporary account is made and signed in. Someone
+ * who already has an account signs in instead and comes back here to join as themselves.
+ */
 export function JoinNameForm({ token, invitation, onJoined }: JoinNameFormProps) {
   const client = useConfabClient();
+  const { Link } = useComponents();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -48,7 +54,15 @@ export function JoinNameForm({ token, invitation, onJoined }: JoinNameFormProps)
   };
 
   return (
-    <AuthLayout title={`Join ${invitation.chat?.name ?? 'the chat'}`} description="Enter your name to join the conversation.">
+    <AuthLayout
+      title={`Join ${invitation.chat?.name ?? 'the chat'}`}
+      description="Enter your name to join the conversation."
+      footer={
+        <>
+          Already have an account? <Link to={joinLoginPath(token)}>Sign in instead</Link>
+        </>
+      }
+    >
       <form className="cf-form" noValidate onSubmit={handleSubmit}>
         {error !== null ? <Alert>{error}</Alert> : null}
         <FormField label="Your name" name="name" autoComplete="name" required value={name} disabled={busy} onChange={(event) => setName(event.target.value)} />

@@ -103,6 +103,11 @@ describe('JoinScreen share link, signed out', () => {
     expect(navigate).toHaveBeenCalledWith('/chat/chat1');
   });
 
+  it('offers someone with an account to sign in and come back to this link', async () => {
+    await setup('tok', backendWith(json(200, invitation('shareable'))));
+    expect(await screen.findByRole('link', { name: 'Sign in instead' })).toHaveAttribute('href', '/login?redirect=/join/tok');
+  });
+
   it('shows the server message when the join fails', async () => {
     const backend = backendWith(json(200, invitation('shareable')));
     backend.override('POST /api/accept-invitation/tok', () => errorResponse(400, 'Invalid or expired invitation'));
