@@ -6,6 +6,7 @@ import { RedisBus } from './realtime/redisBus';
 import { createMailTransport } from './mail/index';
 import { createServiceContext, type ServiceLogger } from './services/context';
 import { createServices } from './services/index';
+import { removeStaleIncoming } from './services/files/storage';
 import { openDatabase } from './store/database';
 import { createStore } from './store/store';
 
@@ -54,6 +55,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
   };
   const mail = createMailTransport({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, logger, now: config.now });
   const store = createStore(database);
+  removeStaleIncoming(config.dataDir, config.now());
   const onBusError = (error: unknown) => logger.error({ error: String(error) }, 'bus error');
   const bus: Bus = config.redisUrl === undefined ? new InProcessBus(onBusError) : new RedisBus(config.redisUrl, onBusError);
   const context = createServiceContext({ config, store, mail, bus, logger, publicUrl: () => config.publicUrl ?? url });

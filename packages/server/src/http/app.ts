@@ -4,20 +4,23 @@ import type { Services } from '../services/index';
 import { registerAuthRoutes } from './authRoutes';
 import { registerBodyParsers } from './bodyParsers';
 import { registerErrorHandling } from './errorHandler';
+import { registerFileRoutes } from './fileRoutes';
 import { registerInvitationRoutes } from './invitationRoutes';
 import { registerRecordRoutes } from './recordRoutes';
 import { registerRequestAuth } from './requestAuth';
 import { registerResponseHeaders } from './responseHeaders';
 import { registerStaticHosting } from './staticHosting';
 import { registerSystemRoutes } from './systemRoutes';
+import { registerUploadCleanup } from './uploadParser';
 
 /** Query parameters whose values must never reach a log line. */
 const secretParameters = /([?&](?:token|password)=)[^&]*/gi;
-/** Invitation and share-link tokens travel in the path. */
+/** Invitation and share-link tokens travel in the path, as do live-website capabilities. */
 const secretPaths = /(\/api\/(?:invitation|accept-invitation)\/)[^/?]+/g;
+const liveSiteCapabilities = /(\/live\/[^/?]+\/)~[^/?]+/g;
 
 export function redactUrl(url: string): string {
-  return url.replace(secretParameters, '$1[redacted]').replace(secretPaths, '$1[redacted]');
+  return url.replace(secretParameters, '$1[redacted]').replace(secretPaths, '$1[redacted]').replace(liveSiteCapabilities, '$1~[redacted]');
 }
 
 /**
@@ -49,12 +52,14 @@ export async function buildApp(config: ServerConfig, services: Services): Promis
   });
   registerErrorHandling(app);
   registerResponseHeaders(app);
-  registerBodyParsers(app);
+  registerBodyParsers(app, config.dataDir);
+  registerUploadCleanup(app);
   registerRequestAuth(app, services.accounts);
   registerSystemRoutes(app, config);
   registerRecordRoutes(app, services);
   registerAuthRoutes(app, services);
   registerInvitationRoutes(app, services);
+  registerFileRoutes(app, services);
   await registerStaticHosting(app, config.webDir);
   return app;
 }

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { ConfabServerError } from '../errors';
+import { isUploadRequest, parseUpload } from './uploadParser';
 
-/** Multipart bodies may carry uploads (spec §9: 100 MB files), so they get a larger limit. */
-export const multipartBodyLimitBytes = 110 * 1024 * 1024;
+/** Multipart forms other than uploads (which stream, see uploadParser.ts) stay small. */
+export const multipartBodyLimitBytes = 1024 * 1024;
 export const jsonBodyLimitBytes = 1024 * 1024;
 
 const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype']);
@@ -45,7 +46,7 @@ function collectForm(entries: Iterable<[string, unknown]>): Record<string, unkno
 }
 
 /** JSON (an empty body counts as `{}`), multipart with `@jsonPayload`, and urlencoded bodies. */
-export function registerBodyParsers(app: FastifyInstance): void {
+export function registerBodyParsers(app: FastifyInstance, dataDir: string): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: jsonBodyLimitBytes }, (_request, body, done) => {
     try {
@@ -57,12 +58,44 @@ export function registerBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: jsonBodyLimitBytes }, (_request, body, done) => {
     done(null, collectForm(new URLSearchParams(body as string).entries()));
   });
-  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: multipartBodyLimitBytes }, (request, body, done) => {
-    // The platform's own multipart parser (undici) avoids another dependency.
-    const contentType = request.headers['content-type'] ?? '';
-    new Response(body as unknown as Uint8Array<ArrayBuffer>, { headers: { 'content-type': contentType } })
-      .formData()
-      .then((form) => done(null, collectForm(form.entries())))
-      .catch(() => done(new ConfabServerError('badRequest'), undefined));
+  app.addContentTypeParser('multipart/form-data', (request, payload, done) => {
+    if (isUploadRequest(request)) {
+      parseUpload(dataDir, request, payload).then(
+        (body) => done(null, body),
+        (error: unknown) => done(error as Error, undefined),
+      );
+      return;
+    }
+    // Other multipart bodies are small forms: read them whole, within a limit, and let the
+    // platform's own parser (undici) take them apart.
+    readLimited(payload, multipartBodyLimitBytes).then(
+      (buffer) => {
+        const contentType = request.headers['content-type'] ?? '';
+        new Response(buffer as unknown as Uint8Array<ArrayBuffer>, { headers: { 'content-type': contentType } })
+          .formData()
+          .then((form) => done(null, collectForm(form.entries())))
+          .catch(() => done(new ConfabServerError('badRequest'), undefined));
+      },
+      (error: unknown) => done(error as Error, undefined),
+    );
+  });
+}
+
+function readLimited(stream: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        stream.removeAllListeners('data');
+        stream.resume();
+        reject(new ConfabServerError('payloadTooLarge'));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    stream.on('end', () => resolve(Buffer.concat(chunks, size)));
+    stream.on('error', () => reject(new ConfabServerError('badRequest')));
   });
 }

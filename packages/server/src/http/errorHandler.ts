@@ -37,6 +37,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const body = toErrorBody(error);
     if (body.status >= 500) request.log.error({ err: error }, 'request failed');
+    // An oversized upload is cut off: closing the connection stops the rest of its body.
+    if (body.status === 413) void reply.header('connection', 'close');
     void reply.code(body.status).type('application/json; charset=utf-8').send(body);
   });
 }

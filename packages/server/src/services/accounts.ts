@@ -8,7 +8,7 @@ import type { ChatEvents } from './chatEvents';
 import type { RequestAuth, ServiceContext } from './context';
 import { hashPassword, spendDecoyVerification, verifyPassword } from './passwords';
 import { attemptLimits } from './rateLimiter';
-import { authTokenLifetimeSeconds, peekClaims, signAuthToken, signingKey, verifyAuthToken } from './tokens';
+import { authTokenLifetimeSeconds, fileTokenLifetimeSeconds, peekClaims, signAuthToken, signingKey, verifyAuthToken, verifyFileToken } from './tokens';
 import { resetPasswordMinimum, validatePasswordPair } from './userValidation';
 
 const resetTokenLifetimeMs = 60 * 60 * 1000;
@@ -37,6 +37,21 @@ export class AccountsService {
       exp: this.nowSeconds() + authTokenLifetimeSeconds,
     };
     return signAuthToken(claims, signingKey(this.context.config.secret, user.token_key));
+  }
+
+  /** A 180-second token for file links the browser opens itself (audio, downloads, the live site). */
+  issueFileToken(user: UserRow): string {
+    const claims = { id: user.id, collectionId: collectionIds.users, type: 'file' as const, exp: this.nowSeconds() + fileTokenLifetimeSeconds };
+    return signAuthToken(claims, signingKey(this.context.config.secret, user.token_key));
+  }
+
+  /** The user of a valid file token, else undefined. */
+  async authenticateFileToken(token: string): Promise<UserRow | undefined> {
+    const claims = peekClaims(token);
+    if (claims === undefined || typeof claims.id !== 'string' || claims.collectionId !== collectionIds.users) return undefined;
+    const user = await this.context.store.users.findById(claims.id);
+    if (user === undefined) return undefined;
+    return verifyFileToken(token, signingKey(this.context.config.secret, user.token_key), this.nowSeconds()) === undefined ? undefined : user;
   }
 
   /** The user a token belongs to, or undefined for any invalid, expired or revoked token. */

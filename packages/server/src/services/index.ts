@@ -6,6 +6,7 @@ import { MessagesCollection } from './collections/messages';
 import type { RecordCollection } from './collections/types';
 import { UsersCollection } from './collections/users';
 import type { ServiceContext } from './context';
+import { FileAccessService } from './files/fileAccess';
 import { InvitationsService } from './invitations';
 import { MessagingService } from './messaging';
 import { OnboardingService } from './onboarding';
@@ -20,6 +21,7 @@ export interface Services {
   chatEvents: ChatEvents;
   invitations: InvitationsService;
   onboarding: OnboardingService;
+  fileAccess: FileAccessService;
 }
 
 export function createServices(context: ServiceContext): Services {
@@ -37,5 +39,6 @@ export function createServices(context: ServiceContext): Services {
   chatEvents.attach(records, users);
   const invitations = new InvitationsService(context, accounts, chatEvents);
   const onboarding = new OnboardingService(context, accounts);
-  return { context, accounts, records, users, messaging, chatEvents, invitations, onboarding };
+  const fileAccess = new FileAccessService(context, accounts);
+  return { context, accounts, records, users, messaging, chatEvents, invitations, onboarding, fileAccess };
 }

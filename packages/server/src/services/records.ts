@@ -2,7 +2,7 @@ import type { Expression, SqlBool } from 'kysely';
 import { ConfabServerError } from '../errors';
 import { schemaRegistry } from '../store/collections';
 import { allOf, columnEquals } from '../store/conditions';
-import { compileFilter, compileSort, FilterError, sortClause } from '../store/filter/index';
+import { compileFilter, compileSort, FilterError, parseFilter, sortClause, type FilterNode } from '../store/filter/index';
 import { selectRowPage, selectRows } from '../store/repositories/records';
 import type { RecordCollection, RecordJson } from './collections/types';
 import type { RequestAuth, ServiceContext } from './context';
@@ -54,6 +54,24 @@ function rethrowFilterError(error: unknown): never {
 }
 
 /** The generic record API over every collection: lists, views, writes, expand and fields. */
+/** The ids a filter requires `chat` to equal at its top level (`chat = 'x' && …`). */
+export function pinnedChatIds(filter: string): string[] {
+  let tree: FilterNode | null;
+  try {
+    tree = parseFilter(filter);
+  } catch {
+    return [];
+  }
+  const terms = tree === null ? [] : tree.type === 'and' ? tree.children : [tree];
+  const ids: string[] = [];
+  for (const term of terms) {
+    if (term.type !== 'comparison' || term.operator !== '=') continue;
+    const [field, value] = term.left.type === 'identifier' ? [term.left, term.right] : [term.right, term.left];
+    if (field.type === 'identifier' && field.raw === 'chat' && value.type === 'string') ids.push(value.value);
+  }
+  return ids;
+}
+
 export class RecordsService {
   constructor(
     private readonly context: ServiceContext,
@@ -90,6 +108,7 @@ export class RecordsService {
     } catch (error) {
       rethrowFilterError(error);
     }
+    await collection.checkList?.(auth, pinnedChatIds(query.filter ?? ''));
     const skipTotal = query.skipTotal === true;
     const result = await selectRowPage(this.context.store.database.db, {
       table: collection.table,

@@ -1,13 +1,40 @@
+import { fileExtension } from '@confab/client';
+import { fieldErrors, validationError, type FieldErrors } from '../../errors';
 import { filesSchema } from '../../store/collections';
 import { chatHasParticipant, never } from '../../store/conditions';
+import { formatTimestamp, newRecordId } from '../../store/ids';
 import type { FileRow } from '../../store/repositories/files';
 import type { RequestAuth, ServiceContext } from '../context';
+import { removeRecordDirectory, StagedUpload, storedFilePath } from '../files/storage';
+import {
+  allowedUploadExtensions,
+  cleanOriginalName,
+  contentMatchesExtension,
+  descriptionMaximum,
+  isAllowedExtension,
+  mimeTypeOf,
+  sniffBytes,
+  storedFileName,
+} from '../files/uploadRules';
+import { readString, type Body } from '../input';
 import { recordErrors } from '../recordErrors';
-import { collectionIds, type RecordCollection, type RecordJson } from './types';
+import { collectionIds, type CreatedRecord, type RecordCollection, type RecordJson } from './types';
+
+const fileErrors = {
+  unsupported: (extension: string) => ({
+    code: 'validation_invalid_file_type',
+    message: `Unsupported file format: ${extension || '(none)'}. Supported formats: ${allowedUploadExtensions.join(', ')}`,
+  }),
+  mismatch: (extension: string) => ({
+    code: 'validation_invalid_file_content',
+    message: `The file content does not match its ${extension} extension.`,
+  }),
+  empty: () => ({ code: 'validation_required', message: 'The file is empty.' }),
+} as const;
 
 /**
- * The files collection: schema and read rules now; uploads arrive with the files issue, so
- * creating and editing answer as a failed rule would until then.
+ * The files collection (spec §3 File record). Uploads arrive as a StagedUpload from the streaming
+ * multipart parser; participants of a chat see and add its files, only the uploader deletes one.
  */
 export class FilesCollection implements RecordCollection {
   readonly name = 'files';
@@ -22,6 +49,15 @@ export class FilesCollection implements RecordCollection {
     return auth.user === undefined ? never : chatHasParticipant('files.chat', auth.user.id);
   }
 
+  /** A list filtered to one chat the caller is not in answers 404, as download and delete do. */
+  async checkList(auth: RequestAuth, filteredChatIds: readonly string[]): Promise<void> {
+    for (const chatId of filteredChatIds) {
+      if (auth.user === undefined || !(await this.context.store.chats.isParticipant(chatId, auth.user.id))) {
+        throw recordErrors.notFound();
+      }
+    }
+  }
+
   async serialize(rows: readonly unknown[], _auth: RequestAuth): Promise<RecordJson[]> {
     return (rows as FileRow[]).map((row) => ({
       id: row.id,
@@ -30,25 +66,77 @@ export class FilesCollection implements RecordCollection {
       chat: row.chat,
       uploaded_by: row.uploaded_by ?? '',
       file: row.file,
+      original_name: row.original_name,
+      size: Number(row.size),
+      mime_type: row.mime_type,
       description: row.description,
       created: row.created,
       updated: row.updated,
     }));
   }
 
-  async create(_auth: RequestAuth): Promise<never> {
-    throw recordErrors.createFailed();
+  async create(auth: RequestAuth, body: Body): Promise<CreatedRecord> {
+    const user = auth.user;
+    const chatId = readString(body, 'chat') ?? '';
+    if (user === undefined || chatId === '' || !(await this.context.store.chats.isParticipant(chatId, user.id))) {
+      throw recordErrors.createFailed(chatId === '' ? { chat: fieldErrors.required() } : {});
+    }
+    const upload = body['file'];
+    const errors: FieldErrors = {};
+    const description = (readString(body, 'description') ?? '').trim();
+    if (description.length > descriptionMaximum) errors['description'] = fieldErrors.maxText(descriptionMaximum);
+    if (!(upload instanceof StagedUpload)) {
+      errors['file'] = fieldErrors.required();
+      throw recordErrors.createFailed(errors);
+    }
+    const originalName = cleanOriginalName(upload.clientName);
+    const extension = fileExtension(originalName);
+    if (!isAllowedExtension(extension)) {
+      const problem = fileErrors.unsupported(extension);
+      throw validationError(problem.message, { ...errors, file: problem });
+    }
+    if (upload.size === 0) errors['file'] = fileErrors.empty();
+    else if (!contentMatchesExtension(extension, upload.head, upload.size <= sniffBytes)) {
+      const problem = fileErrors.mismatch(extension);
+      throw validationError(problem.message, { ...errors, file: problem });
+    }
+    if (Object.keys(errors).length > 0) throw recordErrors.createFailed(errors);
+
+    const id = newRecordId();
+    const stored = storedFileName(originalName);
+    const target = storedFilePath(this.context.config.dataDir, chatId, id, stored);
+    upload.moveTo(target);
+    const now = formatTimestamp(this.context.config.now());
+    try {
+      await this.context.store.files.insert({
+        id,
+        chat: chatId,
+        uploaded_by: user.id,
+        file: stored,
+        original_name: originalName,
+        mime_type: mimeTypeOf(extension),
+        size: upload.size,
+        description,
+        created: now,
+        updated: now,
+      });
+    } catch (error) {
+      removeRecordDirectory(this.context.config.dataDir, chatId, id);
+      throw error;
+    }
+    return { id };
   }
 
   async update(_auth: RequestAuth, _id: string): Promise<void> {
     throw recordErrors.notFound();
   }
 
-  /** Spec §6: users delete only files they uploaded; anything else is a 404. */
+  /** Spec §6: users delete only files they uploaded; anything else is a 404. The bytes go too. */
   async delete(auth: RequestAuth, id: string): Promise<void> {
     const file = await this.context.store.files.findById(id);
     if (auth.user === undefined || file === undefined || file.uploaded_by !== auth.user.id) throw recordErrors.notFound();
     if (!(await this.context.store.chats.isParticipant(file.chat, auth.user.id))) throw recordErrors.notFound();
     await this.context.store.files.delete(id);
+    removeRecordDirectory(this.context.config.dataDir, file.chat, file.id);
   }
 }

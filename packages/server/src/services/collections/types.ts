@@ -34,6 +34,11 @@ export interface RecordCollection {
   create(auth: RequestAuth, body: Body): Promise<CreatedRecord>;
   update(auth: RequestAuth, id: string, body: Body): Promise<void>;
   delete(auth: RequestAuth, id: string): Promise<void>;
+  /**
+   * Optional: refuses a list whose filter pins `chat = '<id>'` (the ids given) to a chat the caller
+   * may not see, with the 404 the view, download and delete of its records would give.
+   */
+  checkList?(auth: RequestAuth, filteredChatIds: readonly string[]): Promise<void>;
 }
 
 /** PocketBase-style collection ids; stable so clients may cache them. */

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, FilesTable } from '../schema';
 
 export type FileRow = Selectable<FilesTable>;
@@ -8,6 +8,23 @@ export class FilesRepository {
 
   async findById(id: string): Promise<FileRow | undefined> {
     return this.db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async insert(row: Insertable<FilesTable>): Promise<void> {
+    await this.db.insertInto('files').values(row).execute();
+  }
+
+  /** The newest file of the chat uploaded under this original name (the live website's lookup). */
+  async findNewestByOriginalName(chatId: string, originalName: string): Promise<FileRow | undefined> {
+    return this.db
+      .selectFrom('files')
+      .selectAll()
+      .where('chat', '=', chatId)
+      .where('original_name', '=', originalName)
+      .orderBy('created', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
   }
 
   async delete(id: string): Promise<void> {
