@@ -84,7 +84,7 @@ describe.each(variants)('files ($name)', (variant) => {
     const response = await fetch(`${testServer.url}/api/collections/files/records`, {
       method: 'POST',
       headers: { 'content-type': contentType, ...(user === undefined ? {} : { authorization: bearer(user) }) },
-      body,
+      body: new Uint8Array(body),
     });
     const text = await response.text();
     return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as Record<string, unknown>, text };
@@ -133,6 +133,22 @@ describe.each(variants)('files ($name)', (variant) => {
     const list = await bob.pb.collection('files').getList(1, 100, { filter: `chat='${chatId}'`, expand: 'uploaded_by', sort: '-created' });
     const listed = list.items.find((item) => item.id === created.body['id']);
     expect(listed?.['expand']?.['uploaded_by']?.['username']).toBe(alice.username);
+  });
+
+  it('speaks the pocketbase SDK: create from FormData, getToken, getURL', async () => {
+    const form = new FormData();
+    form.append('chat', chatId);
+    form.append('description', 'through the SDK');
+    form.append('file', new File(['id,name\n1,Ada\n'], 'people.csv', { type: 'text/csv' }));
+    const record = await bob.pb.collection('files').create(form);
+    expect(record).toMatchObject({ uploaded_by: bob.record.id, original_name: 'people.csv', description: 'through the SDK' });
+    const token = await alice.pb.files.getToken();
+    const url = alice.pb.files.getURL(record, String(record['file']), { token, download: true });
+    expect(url).toContain(`/api/files/${record.collectionId}/${record.id}/`);
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="people.csv"/);
+    expect(await response.text()).toBe('id,name\n1,Ada\n');
   });
 
   it('writes nothing outside the files folder, whatever the file is called', async () => {
