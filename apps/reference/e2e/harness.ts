@@ -68,6 +68,8 @@ export async function startStack(): Promise<Stack> {
       '--disable-sync',
       '--disable-quic',
       '--no-first-run',
+      // The files panel's audio preview is played by the test, not by a user's click.
+      '--autoplay-policy=no-user-gesture-required',
     ],
   });
   return {

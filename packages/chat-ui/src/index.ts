@@ -64,6 +64,10 @@ export { SearchResultsCard, cutSnippet } from './components/SearchResultsCard/Se
 export type { SearchResultsCardProps } from './components/SearchResultsCard/SearchResultsCard';
 export { MessageInput, mentionQueryAt } from './components/MessageInput/MessageInput';
 export type { MessageInputProps } from './components/MessageInput/MessageInput';
+export { UploadZone } from './components/MessageInput/UploadZone';
+export type { UploadZoneProps } from './components/MessageInput/UploadZone';
+export { ChatFilesPanel, filterFiles } from './components/ChatFilesPanel/ChatFilesPanel';
+export type { ChatFilesPanelProps, FilesView } from './components/ChatFilesPanel/ChatFilesPanel';
 export { PageHeader } from './components/PageHeader/PageHeader';
 export type { PageHeaderProps } from './components/PageHeader/PageHeader';
 export { SidebarToggle } from './components/PageHeader/SidebarToggle';

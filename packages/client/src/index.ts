@@ -40,6 +40,12 @@ export type {
 export { AccountService } from './account/AccountService';
 export type { AccountServiceDependencies, ApiKeysInput } from './account/AccountService';
 
+// Files (issue 5)
+export { FilesService, fileTokenLifetimeMs, fileTokenRefreshMarginMs } from './files/FilesService';
+export type { FilesServiceDependencies, UploadOptions, FileUrlOptions, RemoveManyResult } from './files/FilesService';
+export { fileDisplayName, fileUploaderName } from './files/chatFile';
+export type { ChatFile } from './files/chatFile';
+
 // Errors
 export { ConfabError, toConfabError, confabErrorFromResponse } from './errors';
 export type { ConfabErrorDetails, FieldError } from './errors';
@@ -77,7 +83,7 @@ export {
   shouldSearchAgents,
 } from './validation/content';
 export type { DropInput, AgentInput, InviteTarget } from './validation/content';
-export { fileExtension, isAllowedUpload, isAudioFile, validateUpload } from './validation/upload';
+export { fileExtension, isAllowedUpload, isAudioFile, validateUpload, uploadExtensions } from './validation/upload';
 
 // Server-error mapping (spec §8) and every exact text
 export {

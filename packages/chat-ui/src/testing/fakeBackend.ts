@@ -5,6 +5,12 @@
  *
  * Not exported from the package: it knows only what the account screens need.
  */
+import type { ChatFile } from '@confab/client';
+import { buildFileRecord, createFileRoutes, type FakeFileInput } from './fakeFiles';
+import { callerId, errorResponse, json, nextRecordId, stamp } from './fakeHttp';
+
+export { errorResponse, json } from './fakeHttp';
+export type { FakeFileInput } from './fakeFiles';
 
 export interface FakeUser {
   id: string;
@@ -55,9 +61,17 @@ export interface FakeBackend {
   addChat(input: Partial<FakeChat> & { name: string; participants: string[] }): FakeChat;
   /** Adds `count` messages to a chat, authored in turn by `authors`, one minute apart. */
   addMessages(chatId: string, count: number, authors: string[], content?: (index: number) => string): FakeMessage[];
+  /** Files of the record API (`files` collection); uploads land here. */
+  files: ChatFile[];
+  /** Adds a file record (each a minute newer than the previous one) and returns it. */
+  addFile(input: FakeFileInput): ChatFile;
+  /** DELETE of these file ids answers this status instead of the uploader-only rule. */
+  deleteOutcomes: Map<string, number>;
+  /** Every file token POST /api/files/token handed out. */
+  fileTokens: string[];
   /** Reset tokens that confirm-password-reset accepts. */
   resetTokens: Set<string>;
-  /** Every request seen, as 'METHOD /path' plus its JSON body. */
+  /** Every request seen, as 'METHOD /path' plus its JSON body (multipart: the fields, files as File). */
   requests: Array<{ route: string; body: Record<string, unknown> }>;
   /** Answer a route ('POST /api/collections/users/auth-with-password') your own way. */
   override(route: string, handler: FakeRoute): void;
@@ -66,15 +80,6 @@ export interface FakeBackend {
 }
 
 const usersPath = '/api/collections/users';
-
-export function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
-
-/** PocketBase's error JSON (status, message, data of field errors). */
-export function errorResponse(status: number, message: string, data: Record<string, unknown> = {}): Response {
-  return json(status, { status, message, data });
-}
 
 function base64Url(value: string): string {
   return btoa(value).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -118,6 +123,9 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
   const users: FakeUser[] = (options.users ?? []).map((user) => ({ ...user, id: user.id ?? nextId() }));
   const chats: FakeChat[] = [];
   const messages: FakeMessage[] = [];
+  const files: ChatFile[] = [];
+  const deleteOutcomes = new Map<string, number>();
+  const fileTokens: string[] = [];
   const resetTokens = new Set<string>();
   const requests: FakeBackend['requests'] = [];
   const overrides = new Map<string, FakeRoute>();
@@ -168,25 +176,43 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
   };
 
   const records = createRecordRoutes({ users, chats, messages });
+  const fileRoutes = createFileRoutes({ users, chats, files, deleteOutcomes, fileTokens });
 
-  const handle = async (request: Request): Promise<Response> => {
+  /** `form` is a multipart body, read as given: serialising it through Request would lose file names. */
+  const handle = async (request: Request, form: FormData | null): Promise<Response> => {
     if (gate !== null) await gate;
     const url = new URL(request.url);
     const route = `${request.method} ${url.pathname}`;
-    const text = request.method === 'GET' || request.method === 'DELETE' ? '' : await request.text();
-    const body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+    let body: Record<string, unknown>;
+    if (form !== null) {
+      body = Object.fromEntries(form.entries());
+    } else {
+      const text = request.method === 'GET' || request.method === 'DELETE' ? '' : await request.text();
+      body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+    }
     requests.push({ route, body });
     const handler = overrides.get(route) ?? routes[route];
     if (handler) return handler(request, body);
-    const recordResponse = records(request, url, body);
+    const recordResponse = records(request, url, body) ?? fileRoutes(request, url, body);
     return recordResponse ?? errorResponse(404, "The requested resource wasn't found.");
   };
 
   return {
-    fetch: (input, init) => handle(new Request(input, init)),
+    fetch: (input, init) => {
+      const form = init?.body instanceof FormData ? init.body : null;
+      return handle(new Request(input, form === null ? init : { ...init, body: null }), form);
+    },
     users,
     chats,
     messages,
+    files,
+    addFile: (input) => {
+      const file = buildFileRecord(input);
+      files.push(file);
+      return file;
+    },
+    deleteOutcomes,
+    fileTokens,
     addChat: (input) => {
       const creator = input.creator ?? input.participants[0] ?? '';
       const chat: FakeChat = {
@@ -236,28 +262,6 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
       return release;
     },
   };
-}
-
-let recordCounter = 0;
-function nextRecordId(prefix: string): string {
-  recordCounter += 1;
-  return `${prefix}${String(recordCounter).padStart(15 - prefix.length, '0')}`;
-}
-
-/** PocketBase date text `minutes` after 2026-01-01 00:00. */
-function stamp(minutes: number): string {
-  return new Date(Date.UTC(2026, 0, 1) + minutes * 60_000).toISOString().replace('T', ' ');
-}
-
-function callerId(request: Request): string | null {
-  const token = (request.headers.get('Authorization') ?? '').replace(/^Bearer /, '');
-  const payload = token.split('.')[1];
-  if (!payload) return null;
-  try {
-    return (JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { id?: string }).id ?? null;
-  } catch {
-    return null;
-  }
 }
 
 function applyRelationPatch(current: string[], body: Record<string, unknown>, field: string): string[] {

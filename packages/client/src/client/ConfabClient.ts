@@ -4,6 +4,7 @@ import { AccountService } from '../account/AccountService';
 import { ChatsService } from '../chats/ChatsService';
 import { InvitationsService } from '../invitations/InvitationsService';
 import { ConfabError, confabErrorFromResponse, toConfabError } from '../errors';
+import { FilesService } from '../files/FilesService';
 import { MessagesService } from '../messages/MessagesService';
 import type { MessagesOptions } from '../messages/MessagesService';
 import { RealtimeConnection } from '../realtime/RealtimeConnection';
@@ -25,6 +26,12 @@ export interface ConfabClientOptions {
   realtime?: RealtimeClientOptions;
   /** Send timeout and history page size of client.messages. */
   messages?: MessagesOptions;
+  /**
+   * The constructor client.files.upload() uses for upload progress. Defaults to the global
+   * XMLHttpRequest (browsers) unless `fetch` is given: then uploads go through that fetch like
+   * every other request. null always uploads with fetch (progress jumps to 100 at the end).
+   */
+  XMLHttpRequest?: typeof XMLHttpRequest | null;
 }
 
 export interface RealtimeClientOptions extends RealtimeOptions {
@@ -72,6 +79,8 @@ export class ConfabClient {
   readonly invitations: InvitationsService;
   /** The signed-in user's own account: complete-account, username, API keys. */
   readonly account: AccountService;
+  /** The files of a chat: list, upload with progress, delete, file links (issue 5). */
+  readonly files: FilesService;
   private readonly fetchFunction: typeof fetch;
   private readonly autoConnect: boolean;
   private config: AppConfig | null = null;
@@ -116,6 +125,14 @@ export class ConfabClient {
       token: () => this.pb.authStore.token,
     });
     this.account = new AccountService({ pb: this.pb, request, currentUser, login: (identity, password) => this.login(identity, password) });
+    this.files = new FilesService({
+      pb: this.pb,
+      request,
+      fetch: this.fetchFunction,
+      baseUrl: () => this.baseUrl,
+      currentUser,
+      xmlHttpRequest: () => uploadXMLHttpRequest(options),
+    });
     this.pb.authStore.onChange(() => {
       this.syncUserFromAuthStore();
       // Signed out, possibly in another tab: the socket must not outlive the session.
@@ -275,6 +292,13 @@ export class ConfabClient {
     const user = authStore.isValid && authStore.record !== null ? (authStore.record as unknown as UserRecord) : null;
     if (this.store.getState().user !== user) this.store.actions.setUser(user);
   }
+}
+
+/** See ConfabClientOptions.XMLHttpRequest. */
+function uploadXMLHttpRequest(options: ConfabClientOptions): typeof XMLHttpRequest | null {
+  if (options.XMLHttpRequest !== undefined) return options.XMLHttpRequest;
+  if (options.fetch !== undefined) return null;
+  return typeof globalThis.XMLHttpRequest === 'function' ? globalThis.XMLHttpRequest : null;
 }
 
 function defaultBaseUrl(): string {

@@ -19,7 +19,7 @@ export interface RecordsRequest {
   userRecord: (id: string) => Record<string, unknown> | undefined;
 }
 
-type Answer = { status: number; body?: unknown };
+export type Answer = { status: number; body?: unknown };
 
 const notFound: Answer = { status: 404, body: { status: 404, message: "The requested resource wasn't found.", data: {} } };
 let counter = 0;
@@ -83,7 +83,7 @@ export function routeRecords(state: FakeRecordsState, request: RecordsRequest): 
   return notFound;
 }
 
-function list<Item>(url: URL, items: Item[], present: (item: Item) => unknown): Answer {
+export function list<Item>(url: URL, items: Item[], present: (item: Item) => unknown): Answer {
   const page = Number(url.searchParams.get('page') ?? '1');
   const perPage = Number(url.searchParams.get('perPage') ?? '30');
   const skipTotal = url.searchParams.get('skipTotal') === 'true';
@@ -134,7 +134,7 @@ function parseFilter(filter: string): (message: MessageRecord) => boolean {
   return (message) => tests.every((test) => test(message));
 }
 
-function compareBy(sort: string | null): (left: unknown, right: unknown) => number {
+export function compareBy(sort: string | null): (left: unknown, right: unknown) => number {
   if (sort === null || sort === '') return () => 0;
   const descending = sort.startsWith('-');
   const field = descending ? sort.slice(1) : sort;
@@ -146,7 +146,7 @@ function compareBy(sort: string | null): (left: unknown, right: unknown) => numb
   };
 }
 
-function withExpand<Item extends object>(item: Item, fields: string[], userRecord: RecordsRequest['userRecord']): Item {
+export function withExpand<Item extends object>(item: Item, fields: string[], userRecord: RecordsRequest['userRecord']): Item {
   if (fields.length === 0) return item;
   const expand: Record<string, unknown> = {};
   for (const field of fields) {
@@ -157,13 +157,13 @@ function withExpand<Item extends object>(item: Item, fields: string[], userRecor
   return { ...item, expand };
 }
 
-function newId(prefix: string): string {
+export function newId(prefix: string): string {
   counter += 1;
   return `${prefix}${String(counter).padStart(15 - prefix.length, '0')}`;
 }
 
 /** PocketBase's datetime format; strictly increasing so -updated orders are stable in tests. */
-function timestamp(): string {
+export function timestamp(): string {
   counter += 1;
   return new Date(Date.UTC(2026, 1, 1) + counter * 1000).toISOString().replace('T', ' ');
 }

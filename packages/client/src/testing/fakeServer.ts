@@ -1,7 +1,10 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ChatFile } from '../files/chatFile';
 import type { ChatRecord, MessageRecord } from '../types';
+import { addFileRecord, createFakeFilesState, routeFiles } from './fakeFiles';
+import type { FakeFilesState, UploadedPart } from './fakeFiles';
 import { routeRecords } from './fakeRecords';
 import type { FakeRecordsState } from './fakeRecords';
 
@@ -14,6 +17,7 @@ export interface RecordedRequest {
   method: string;
   path: string;
   headers: IncomingMessage['headers'];
+  /** Parsed JSON, or for multipart/form-data the fields with each file part as an UploadedPart. */
   body: unknown;
 }
 
@@ -32,6 +36,10 @@ export interface FakeServer {
   configAnswer: { status: number; body: unknown } | 'default';
   /** The chats and messages collections (fakeRecords.ts); tests seed and inspect them. */
   records: FakeRecordsState;
+  /** The files collection and file tokens (fakeFiles.ts). */
+  files: FakeFilesState;
+  /** Stores a file record in a chat, named the way the server names stored files. */
+  addFile(input: Partial<ChatFile> & { chat: string; uploaded_by: string; original_name: string }): ChatFile;
   /** Stores a message with the next seq of its chat. */
   addMessage(chatId: string, authorId: string, content: string): MessageRecord;
   /** Stores a chat with these members (the first participant is creator and admin by default). */
@@ -46,7 +54,11 @@ export async function startFakeServer(): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
   const users: FakeUser[] = [{ id: 'alice0000000001', username: 'alice', email: 'alice@example.com', password: 'correct-horse' }];
   const validTokens = new Map<string, string>();
-  const state: Pick<FakeServer, 'configAnswer' | 'records'> = { configAnswer: 'default', records: { chats: [], messages: [] } };
+  const state: Pick<FakeServer, 'configAnswer' | 'records' | 'files'> = {
+    configAnswer: 'default',
+    records: { chats: [], messages: [] },
+    files: createFakeFilesState(),
+  };
   let tokenCounter = 0;
 
   const issueToken = (userId: string, lifetimeSeconds = 3600): string => {
@@ -80,7 +92,8 @@ export async function startFakeServer(): Promise<FakeServer> {
     const path = request.path.split('?')[0];
     const body = (request.body ?? {}) as Record<string, string>;
     const userId = validTokens.get(String(request.headers['authorization'] ?? '').replace(/^Bearer /, ''));
-    const recordsAnswer = routeRecords(state.records, { method: request.method, path: request.path, body, userId, userRecord });
+    const recordsRequest = { method: request.method, path: request.path, body, userId, userRecord };
+    const recordsAnswer = routeRecords(state.records, recordsRequest) ?? routeFiles(state.files, state.records.chats, recordsRequest);
     if (recordsAnswer !== null) return recordsAnswer;
     if (request.method === 'GET' && path === '/api/config') {
       if (state.configAnswer !== 'default') return state.configAnswer;
@@ -182,13 +195,12 @@ export async function startFakeServer(): Promise<FakeServer> {
   const server = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
+    incoming.on('end', async () => {
       const request: RecordedRequest = {
         method: incoming.method ?? 'GET',
         path: incoming.url ?? '/',
         headers: incoming.headers,
-        body: text === '' ? undefined : JSON.parse(text),
+        body: await readBody(Buffer.concat(chunks), incoming.headers['content-type'] ?? ''),
       };
       requests.push(request);
       let answer: Answer;
@@ -249,6 +261,7 @@ export async function startFakeServer(): Promise<FakeServer> {
     url: `http://127.0.0.1:${port}`,
     addMessage,
     addChat,
+    addFile: (input: Partial<ChatFile> & { chat: string; uploaded_by: string; original_name: string }) => addFileRecord(state.files, input),
     requests,
     users,
     issueToken,
@@ -258,6 +271,18 @@ export async function startFakeServer(): Promise<FakeServer> {
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   });
+}
+
+/** JSON, or multipart/form-data read with the platform's own parser (fields as text, files as UploadedPart). */
+async function readBody(raw: Buffer, contentType: string): Promise<unknown> {
+  if (raw.length === 0) return undefined;
+  if (!contentType.startsWith('multipart/form-data')) return JSON.parse(raw.toString('utf8'));
+  const form = await new Response(new Uint8Array(raw), { headers: { 'Content-Type': contentType } }).formData();
+  const fields: Record<string, string | UploadedPart> = {};
+  for (const [name, value] of form.entries()) {
+    fields[name] = typeof value === 'string' ? value : { name: value.name, size: value.size, type: value.type, text: await value.text() };
+  }
+  return fields;
 }
 
 /** base64 without padding or URL-unsafe characters, as the SDK's atob-based decoder reads it. */

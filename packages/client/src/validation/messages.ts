@@ -1,6 +1,7 @@
 import { constants } from '../constants';
 
-const supportedFormats = constants.upload.allowedExtensions.join(', ');
+// Documents of spec §5 plus the audio types the server also accepts (docs/CONTRACTS.md, issue 5).
+const supportedFormats = [...constants.upload.allowedExtensions, ...constants.upload.audioExtensions].join(', ');
 
 /**
  * Every user-facing text of spec §4, §5 and §8, verbatim. Entries marked "ours" cover rules the
@@ -124,6 +125,9 @@ export const messages = {
   bulkDeletePartial: (deletedCount: number, failedCount: number) =>
     `Deleted ${deletedCount} files successfully. ${failedCount} files could not be deleted (you may not have permission to delete files uploaded by others).`,
   deleteFilesFailed: 'Failed to delete files. Please try again.',
+  // §5 File deletion asks for confirmation (ours: the spec gives no text)
+  deleteFileConfirmation: (fileName: string) => `Delete "${fileName}"? This cannot be undone.`,
+  deleteFilesConfirmation: (count: number) => `Delete ${count} selected ${count === 1 ? 'file' : 'files'}? This cannot be undone.`,
   // §8 Empty states
   noFilesUploaded: 'No files have been uploaded to this chat yet.',
   noFilesMatch: 'No files match your search. Try a different query.',

@@ -1,22 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { fileExtension, isAudioFile, validateUpload } from './upload';
+import { fileExtension, isAllowedUpload, isAudioFile, uploadExtensions, validateUpload } from './upload';
 import { messages } from './messages';
 
 const megabyte = 1024 * 1024;
 
 describe('validateUpload', () => {
   it.each(['a.pdf', 'a.txt', 'a.csv', 'a.json', 'a.md', 'a.docx', 'a.xlsx', 'a.html', 'a.xml', 'a.log', 'REPORT.PDF'])(
-    'accepts %s',
+    'accepts the document %s',
     (name) => {
       expect(validateUpload({ name, size: 10 })).toBeNull();
     },
   );
 
-  it('names the extension and the supported formats for others', () => {
-    expect(validateUpload({ name: 'setup.exe', size: 10 })).toBe(
-      'Unsupported file format: .exe. Supported formats: .pdf, .txt, .csv, .json, .md, .docx, .xlsx, .html, .xml, .log',
-    );
-    expect(validateUpload({ name: 'song.mp3', size: 10 })?.startsWith('Unsupported file format: .mp3.')).toBe(true);
+  it.each(['song.mp3', 'take.wav', 'loop.ogg', 'memo.m4a', 'master.FLAC'])('accepts the audio file %s', (name) => {
+    expect(validateUpload({ name, size: 10 })).toBeNull();
+    expect(isAllowedUpload(name)).toBe(true);
+  });
+
+  it('names the extension and every supported format, audio included, for others', () => {
+    const supported = '.pdf, .txt, .csv, .json, .md, .docx, .xlsx, .html, .xml, .log, .mp3, .wav, .ogg, .m4a, .flac';
+    expect(validateUpload({ name: 'setup.exe', size: 10 })).toBe(`Unsupported file format: .exe. Supported formats: ${supported}`);
+    expect(messages.unsupportedFileFormat('.zip')).toBe(`Unsupported file format: .zip. Supported formats: ${supported}`);
+    expect(uploadExtensions.join(', ')).toBe(supported);
+  });
+
+  it('names the whole file name when it has no extension', () => {
+    expect(validateUpload({ name: 'Makefile', size: 10 })).toMatch(/^Unsupported file format: Makefile\. Supported formats: /);
+    expect(isAllowedUpload('Makefile')).toBe(false);
   });
 
   it('allows exactly 100 MB and refuses more', () => {

@@ -8,8 +8,14 @@ export function fileExtension(fileName: string): string {
   return fileName.slice(dotIndex).toLowerCase();
 }
 
+/**
+ * Every extension an upload may have: the documents of spec §5 plus the audio types
+ * (docs/CONTRACTS.md, issue 5), in the order the 'Supported formats' text names them.
+ */
+export const uploadExtensions: readonly string[] = [...constants.upload.allowedExtensions, ...constants.upload.audioExtensions];
+
 export function isAllowedUpload(fileName: string): boolean {
-  return (constants.upload.allowedExtensions as readonly string[]).includes(fileExtension(fileName));
+  return uploadExtensions.includes(fileExtension(fileName));
 }
 
 /** Audio files get a preview player (spec §5: mp3, wav, ogg, m4a, flac). */
@@ -17,7 +23,7 @@ export function isAudioFile(fileName: string): boolean {
   return (constants.upload.audioExtensions as readonly string[]).includes(fileExtension(fileName));
 }
 
-/** Checks one file before upload: extension allow-list, then the 100 MB limit. */
+/** Checks one file before upload: extension allow-list (documents and audio), then the 100 MB limit. */
 export function validateUpload(file: { name: string; size: number }): string | null {
   if (!isAllowedUpload(file.name)) return messages.unsupportedFileFormat(fileExtension(file.name) || file.name);
   if (file.size > constants.upload.maxSizeBytes) return messages.fileTooLarge(file.name);

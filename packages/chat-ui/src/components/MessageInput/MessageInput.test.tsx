@@ -1,12 +1,12 @@
-import { render, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { renderWithConfab } from '../../../test/renderWithConfab';
 import { mentionQueryAt, MessageInput } from './MessageInput';
 
 function setup(props: { disabled?: boolean } = {}) {
   const onSend = vi.fn();
-  render(<MessageInput onSend={onSend} {...props} />);
-  return { onSend, user: userEvent.setup(), field: screen.getByRole('textbox', { name: 'Message' }) };
+  const { user } = renderWithConfab(<MessageInput chatId="chat_design_001" onSend={onSend} {...props} />);
+  return { onSend, user, field: screen.getByRole('textbox', { name: 'Message' }) };
 }
 
 describe('MessageInput', () => {
@@ -38,17 +38,20 @@ describe('MessageInput', () => {
     expect(field).toBeDisabled();
   });
 
-  it('toggles the upload zone with its disabled Choose Files control', async () => {
+  it('toggles the upload zone with its Choose Files control', async () => {
     const { user } = setup();
     const upload = screen.getByRole('button', { name: 'Upload files' });
     expect(upload).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('region', { name: 'Upload zone' })).not.toBeInTheDocument();
     await user.click(upload);
     expect(upload).toHaveAttribute('aria-expanded', 'true');
     const zone = screen.getByRole('region', { name: 'Upload zone' });
-    expect(screen.getByRole('button', { name: 'Choose Files' })).toBeDisabled();
-    expect(zone).toHaveTextContent('File uploads are not available yet.');
+    expect(upload).toHaveAttribute('aria-controls', zone.id);
+    expect(screen.getByRole('button', { name: 'Choose Files' })).toBeEnabled();
     await user.click(upload);
+    // Hidden, not gone: uploads in progress keep going and show again when reopened.
     expect(screen.queryByRole('region', { name: 'Upload zone' })).not.toBeInTheDocument();
+    expect(zone).not.toBeVisible();
   });
 
   it('opens the agent dropdown on @ plus word characters before the cursor', async () => {

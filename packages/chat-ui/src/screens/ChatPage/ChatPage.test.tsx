@@ -102,4 +102,33 @@ describe('ChatPage', () => {
     act(() => client.store.setState({ connectionState: 'connected', isConnected: true }));
     expect(screen.getByText('Connected')).toBeInTheDocument();
   });
+
+  it('opens its own files panel from Chat Files, which lists files uploaded meanwhile; closing returns focus', async () => {
+    const { user } = await openChat(1);
+    await screen.findByText('Message 1');
+    await user.click(screen.getByRole('button', { name: 'Upload files' }));
+    await user.upload(screen.getByLabelText('Choose files to upload'), new File(['a,b'], 'table.csv'));
+    expect(await screen.findByRole('list', { name: 'Recently uploaded' })).toHaveTextContent('table.csv');
+
+    const chatFiles = screen.getByRole('button', { name: 'Chat Files' });
+    await user.click(chatFiles);
+    const panel = screen.getByRole('dialog', { name: 'Chat files' });
+    expect(await within(panel).findByRole('button', { name: 'table.csv' })).toBeInTheDocument();
+    expect(within(panel).getByText('Alice Liddell')).toBeInTheDocument();
+
+    await user.click(within(panel).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog', { name: 'Chat files' })).not.toBeInTheDocument();
+    expect(chatFiles).toHaveFocus();
+  });
+
+  it('leaves Chat Files to the host when it passes onOpenFiles', async () => {
+    const backend = createFakeBackend({ users: [alice] });
+    backend.addChat({ id: 'chat_design_001', name: 'Design', participants: [alice.id] });
+    const onOpenFiles = vi.fn();
+    const { user, client } = renderWithConfab(<ChatPage chatId="chat_design_001" onOpenFiles={onOpenFiles} />, { backend });
+    await act(() => client.login('alice', 'wonderland'));
+    await user.click(await screen.findByRole('button', { name: 'Chat Files' }));
+    expect(onOpenFiles).toHaveBeenCalledOnce();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
 });

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { displayNameOf, toConfabError, type ClientState, type TimeAgoLocale } from '@confab/client';
 import { Button } from '../../components/Button/Button';
+import { ChatFilesPanel } from '../../components/ChatFilesPanel/ChatFilesPanel';
 import { ChatHeader } from '../../components/ChatHeader/ChatHeader';
 import { MessageInput } from '../../components/MessageInput/MessageInput';
 import { MessageList } from '../../components/MessageList/MessageList';
@@ -16,7 +17,10 @@ export interface ChatPageProps {
   locale?: TimeAgoLocale;
   /** Appended to the chat name in document.title; default ' - Confab'. */
   titleSuffix?: string;
-  /** Opens the chat files panel (arrives with the files issue). */
+  /**
+   * Replaces what the header's Chat Files button does. Without it the page opens its own
+   * ChatFilesPanel.
+   */
   onOpenFiles?: () => void;
   /** Opens the Create a Drop modal (arrives with the drops issue). */
   onCreateDrop?: () => void;
@@ -47,6 +51,10 @@ export function ChatPage({ chatId, locale = 'en', titleSuffix = ' - Confab', onO
   const [problem, setProblem] = useState<LoadProblem>(null);
   const [search, setSearch] = useState('');
   const [attempt, setAttempt] = useState(0);
+  // The chat whose files panel is open; switching chats closes it.
+  const [filesPanelChat, setFilesPanelChat] = useState<string | null>(null);
+  // Bumped on every finished upload, so an open panel lists the new file.
+  const [filesRevision, setFilesRevision] = useState(0);
 
   const userId = user?.id ?? null;
   useEffect(() => {
@@ -85,6 +93,9 @@ export function ChatPage({ chatId, locale = 'en', titleSuffix = ' - Confab', onO
   const loadOlder = useCallback(() => messagesOf(client).loadOlder(chatId), [client, chatId]);
   const retry = useCallback((clientId: string) => messagesOf(client).retry(clientId), [client]);
   const send = useCallback((content: string) => void messagesOf(client).send(chatId, content), [client, chatId]);
+  const openFiles = useCallback(() => setFilesPanelChat(chatId), [chatId]);
+  const closeFiles = useCallback(() => setFilesPanelChat(null), []);
+  const fileUploaded = useCallback(() => setFilesRevision((revision) => revision + 1), []);
 
   if (problem?.kind === 'not-found') {
     return (
@@ -114,7 +125,7 @@ export function ChatPage({ chatId, locale = 'en', titleSuffix = ' - Confab', onO
   return (
     <div className="cf-chat">
       {chat ? (
-        <ChatHeader chat={chat} searchQuery={search} onSearchChange={setSearch} onOpenFiles={onOpenFiles} onCreateDrop={onCreateDrop} />
+        <ChatHeader chat={chat} searchQuery={search} onSearchChange={setSearch} onOpenFiles={onOpenFiles ?? openFiles} onCreateDrop={onCreateDrop} />
       ) : (
         <PageHeader title="Loading chat..." />
       )}
@@ -128,7 +139,8 @@ export function ChatPage({ chatId, locale = 'en', titleSuffix = ' - Confab', onO
         userName={user ? displayNameOf(user) : undefined}
         locale={locale}
       />
-      <MessageInput onSend={send} disabled={chat === null} />
+      <MessageInput chatId={chatId} onSend={send} disabled={chat === null} onFileUploaded={fileUploaded} />
+      {filesPanelChat === chatId ? <ChatFilesPanel chatId={chatId} onClose={closeFiles} refreshKey={filesRevision} locale={locale} /> : null}
     </div>
   );
 }

@@ -1,0 +1,55 @@
+import type { ReactNode } from 'react';
+import { fileDisplayName, fileExtension, fileUploaderName, formatFileSize, timeAgo, type ChatFile, type TimeAgoLocale } from '@confab/client';
+
+export interface FileItemProps {
+  file: ChatFile;
+  /** Select mode shows a checkbox per file. */
+  selecting: boolean;
+  selected: boolean;
+  onSelectedChange: (selected: boolean) => void;
+  onPreview: () => void;
+  onDelete: () => void;
+  deleteDisabled?: boolean;
+  /** The download control (FileDownload). */
+  download: ReactNode;
+  locale?: TimeAgoLocale;
+  /** The reference time of the time-ago label. */
+  now?: number;
+}
+
+/**
+ * One file of the panel (a list row or a grid card, by the list's class): name (opens the
+ * preview), size, uploader and time ago, Download and Delete. The name is user input and is only
+ * ever rendered as text.
+ */
+export function FileItem({ file, selecting, selected, onSelectedChange, onPreview, onDelete, deleteDisabled = false, download, locale = 'en', now }: FileItemProps) {
+  const name = fileDisplayName(file);
+  const uploader = fileUploaderName(file) || 'Unknown user';
+  const extension = fileExtension(file.file || name).slice(1).toUpperCase();
+  return (
+    <li className={['cf-file', selected && 'cf-file--selected'].filter(Boolean).join(' ')}>
+      {selecting ? (
+        <input type="checkbox" className="cf-file__select" aria-label={`Select ${name}`} checked={selected} onChange={(event) => onSelectedChange(event.target.checked)} />
+      ) : null}
+      <span className="cf-file__icon" aria-hidden="true">
+        {extension || 'FILE'}
+      </span>
+      <div className="cf-file__main">
+        <button type="button" className="cf-file__name" onClick={onPreview} title={name}>
+          {name}
+        </button>
+        <p className="cf-file__meta">
+          <span>{formatFileSize(file.size)}</span>
+          <span>{uploader}</span>
+          <time dateTime={file.created}>{timeAgo(file.created, now === undefined ? { locale } : { locale, now })}</time>
+        </p>
+      </div>
+      <div className="cf-file__actions">
+        {download}
+        <button type="button" className="cf-chip cf-chip--danger" aria-label={`Delete ${name}`} disabled={deleteDisabled} onClick={onDelete}>
+          Delete
+        </button>
+      </div>
+    </li>
+  );
+}
