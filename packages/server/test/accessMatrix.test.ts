@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseVariants } from './support/databases';
 import { createChat, postMessage, registerUser, type RegisteredUser } from './support/fixtures';
@@ -19,6 +21,8 @@ interface World {
   users: Record<Exclude<Role, 'guest'>, RegisteredUser>;
   chatId: string;
   messageId: string;
+  /** A file the participant uploaded to the chat. */
+  file: { id: string; file: string };
 }
 
 function tokenOf(world: World, role: Role): string | undefined {
@@ -35,6 +39,21 @@ interface Case {
 async function call(world: World, role: Role, method: string, path: string, body?: unknown) {
   const token = tokenOf(world, role);
   return rawRequest(world.testServer.url, method, path, { ...(token === undefined ? {} : { token }), ...(body === undefined ? {} : { body }) });
+}
+
+/** A multipart upload of a small text file to the world's chat, as `role`. */
+async function uploadAs(world: World, role: Role, fileName: string): Promise<{ status: number; body: unknown }> {
+  const form = new FormData();
+  form.append('chat', world.chatId);
+  form.append('file', new File([`written by ${role}\n`], fileName, { type: 'text/plain' }));
+  const token = tokenOf(world, role);
+  const response = await fetch(`${world.testServer.url}/api/collections/files/records`, {
+    method: 'POST',
+    headers: token === undefined ? {} : { authorization: token },
+    body: form,
+  });
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
 }
 
 async function singleValue(world: World, sqlText: string, parameters: unknown[]): Promise<unknown> {
@@ -292,9 +311,61 @@ const cases: Case[] = [
   { route: 'GET files list', expected: all(200), call: async (world, role) => call(world, role, 'GET', '/api/collections/files/records') },
   { route: 'GET files/{missing}', expected: all(404), call: async (world, role) => call(world, role, 'GET', '/api/collections/files/records/aaaaaaaaaaaaaaa') },
   {
-    route: 'POST files (until the files issue)',
+    route: 'POST files without a file',
     expected: all(400),
     call: async (world, role) => call(world, role, 'POST', '/api/collections/files/records', { chat: world.chatId, description: 'x' }),
+  },
+  {
+    route: 'GET files list of the chat',
+    expected: { guest: 404, participant: 200, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => call(world, role, 'GET', `/api/collections/files/records?filter=${encodeURIComponent(`chat='${world.chatId}'`)}`),
+  },
+  {
+    route: 'GET files/{participant file}',
+    expected: { guest: 404, participant: 200, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => call(world, role, 'GET', `/api/collections/files/records/${world.file.id}`),
+  },
+  {
+    route: 'GET /api/files/files/{participant file}/{name} (download)',
+    expected: { guest: 404, participant: 200, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => call(world, role, 'GET', `/api/files/files/${world.file.id}/${world.file.file}`),
+  },
+  {
+    route: 'POST /api/files/token',
+    expected: { guest: 401, participant: 200, chatAdmin: 200, outsider: 200, serverAdmin: 200 },
+    call: async (world, role) => call(world, role, 'POST', '/api/files/token'),
+  },
+  {
+    route: 'POST files (multipart upload to the chat)',
+    expected: { guest: 400, participant: 200, chatAdmin: 200, outsider: 400, serverAdmin: 400 },
+    call: async (world, role) => {
+      const before = Number(await singleValue(world, 'select count(*) from files where chat = $1', [world.chatId]));
+      const response = await uploadAs(world, role, `upload by ${role}.txt`);
+      return {
+        status: response.status,
+        verify: async () => {
+          const after = Number(await singleValue(world, 'select count(*) from files where chat = $1', [world.chatId]));
+          expect(after - before).toBe(response.status === 200 ? 1 : 0);
+        },
+      };
+    },
+  },
+  {
+    route: 'DELETE files/{fresh participant file}',
+    expected: { guest: 404, participant: 204, chatAdmin: 404, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const created = await uploadAs(world, 'participant', 'to delete.txt');
+      const file = created.body as { id: string; file: string };
+      const response = await call(world, role, 'DELETE', `/api/collections/files/records/${file.id}`);
+      return {
+        status: response.status,
+        verify: async () => {
+          const count = Number(await singleValue(world, 'select count(*) from files where id = $1', [file.id]));
+          expect(count).toBe(response.status === 204 ? 0 : 1);
+          expect(existsSync(join(world.testServer.dataDir, 'files', world.chatId, file.id, file.file))).toBe(response.status !== 204);
+        },
+      };
+    },
   },
 ];
 
@@ -311,6 +382,9 @@ describe.each(variants)('access matrix ($name)', (variant) => {
     world.users = { serverAdmin, chatAdmin, participant, outsider };
     world.chatId = (await createChat(chatAdmin, { participants: [participant.record.id] })).id;
     world.messageId = (await postMessage(participant, world.chatId, 'hello')).id;
+    const uploaded = await uploadAs(world, 'participant', 'shared.txt');
+    expect(uploaded.status).toBe(200);
+    world.file = uploaded.body as { id: string; file: string };
   });
 
   afterAll(async () => {
