@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * @param {'bare' | 'confab'} kind
+ * @param {'bare' | 'bareUpload' | 'confab'} kind
  * @param {Record<string, string>} env extra environment
  * @returns {Promise<{ url: string, pid: number, memory: () => Promise<Memory>, cpu: () => Promise<number>, stop: () => Promise<void> }>}
  * @typedef {{ rss: number, heapUsed: number, external: number, arrayBuffers: number }} Memory
