@@ -1,5 +1,5 @@
 /**
- * Issue 5's "done when", in Chromium against the real server: two people share files in a chat,
+ * Issue 5's "done when", in Chromium against the real server: two people share files in a chat
  * see upload progress, find, preview, play and download them, delete only their own (a bulk
  * delete that includes someone else's file reports the partial failure), and a chat's
  * index.html opens as its sandboxed live website in a new tab.
@@ -98,7 +98,17 @@ describeBrowser('chat files in Chromium', () => {
     await bobSession.page.goto(`/chat/${chat.id}`);
     await bobSession.page.getByText('Connected', { exact: true }).waitFor();
     await bobSession.page.getByRole('button', { name: 'Upload files' }).click();
-    await bobSession.page.getByLabel('Choose files to upload').setInputFiles([{ name: 'bob-notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Bob was here\n') }]);
+    // Bob drags and drops his file onto the upload zone.
+    const bobZone = bobSession.page.getByRole('region', { name: 'Upload zone' });
+    const dropped = await bobSession.page.evaluateHandle(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(['Bob was here\n'], 'bob-notes.txt', { type: 'text/plain' }));
+      return transfer;
+    });
+    await bobZone.dispatchEvent('dragenter', { dataTransfer: dropped });
+    await bobZone.getByText('Drop the files to upload them').waitFor();
+    await bobZone.dispatchEvent('dragover', { dataTransfer: dropped });
+    await bobZone.dispatchEvent('drop', { dataTransfer: dropped });
     await bobSession.page.getByRole('list', { name: 'Recently uploaded' }).getByText('bob-notes.txt').waitFor();
     const bobPanel = await openFilesPanel(bobSession.page);
     for (const name of ['cities.csv', 'tone.mp3', 'bob-notes.txt']) await bobPanel.getByRole('button', { name, exact: true }).waitFor();
