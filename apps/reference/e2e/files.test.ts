@@ -1,8 +1,8 @@
 /**
  * Issue 5's "done when", in Chromium against the real server: two people share files in a chat
- * see upload progress, find, preview, play and download them, delete only their own (a bulk
- * delete that includes someone else's file reports the partial failure), and a chat's
- * index.html opens as its sandboxed live website in a new tab.
+ * (one chooses them, one drops them), see upload progress, find, preview, play and download them,
+ * delete only their own (a bulk delete that includes someone else's file reports the partial
+ * failure), and a chat's index.html opens as its sandboxed live website in a new tab.
  */
 import { readFile } from 'node:fs/promises';
 import PocketBase from 'pocketbase';
