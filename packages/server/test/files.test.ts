@@ -216,7 +216,7 @@ describe.each(variants)('files ($name)', (variant) => {
    * Streams a multipart upload whose file part holds `fileBytes` bytes, and stops writing as soon
    * as an answer arrives. Resolves with the answer and how much had been written by then.
    */
-  function streamUpload(fileBytes: number): Promise<{ status: number; body: string; writtenAtAnswer: number }> {
+  function streamUpload(fileBytes: number, signedIn = true): Promise<{ status: number; body: string; writtenAtAnswer: number }> {
     const head = multipart([{ name: 'chat', value: chatId }, { name: 'file', value: Buffer.alloc(0), filename: 'big.txt' }]);
     const marker = Buffer.from('filename="big.txt"\r\nContent-Type: application/octet-stream\r\n\r\n');
     const split = head.body.indexOf(marker) + marker.length;
@@ -228,7 +228,11 @@ describe.each(variants)('files ($name)', (variant) => {
     return new Promise((resolve, reject) => {
       const request = httpRequest(new URL('/api/collections/files/records', testServer.url), {
         method: 'POST',
-        headers: { 'content-type': head.contentType, 'content-length': String(prefix.length + fileBytes + suffix.length), authorization: bearer(alice) },
+        headers: {
+          'content-type': head.contentType,
+          'content-length': String(prefix.length + fileBytes + suffix.length),
+          ...(signedIn ? { authorization: bearer(alice) } : {}),
+        },
       });
       request.on('response', (response) => {
         answered = true;
@@ -263,6 +267,11 @@ describe.each(variants)('files ($name)', (variant) => {
     const justOver = await streamUpload(100 * megabyte + 1);
     expect(justOver.status).toBe(413);
     expect(JSON.parse(justOver.body)).toMatchObject({ status: 413, message: 'File is too large. Maximum size is 100MB.' });
+
+    // Nobody uploads anonymously: refused before the server reads the body.
+    const anonymous = await streamUpload(300 * megabyte, false);
+    expect(anonymous.status).toBe(400);
+    expect(anonymous.writtenAtAnswer).toBeLessThan(100 * megabyte);
 
     // A 300 MB body is answered long before its end: the server stops reading at the limit.
     const huge = await streamUpload(300 * megabyte);

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ConfabServerError, errorCodes, type FieldErrors } from '../errors';
+import { isUploadRequest } from './uploadParser';
 
 export interface ErrorBody {
   status: number;
@@ -37,8 +38,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const body = toErrorBody(error);
     if (body.status >= 500) request.log.error({ err: error }, 'request failed');
-    // An oversized upload is cut off: closing the connection stops the rest of its body.
-    if (body.status === 413) void reply.header('connection', 'close');
+    // An oversized or refused upload is cut off: closing the connection stops the rest of its
+    // body instead of reading it to the end.
+    if (body.status === 413 || (isUploadRequest(request) && !request.raw.readableEnded)) void reply.header('connection', 'close');
     void reply.code(body.status).type('application/json; charset=utf-8').send(body);
   });
 }
