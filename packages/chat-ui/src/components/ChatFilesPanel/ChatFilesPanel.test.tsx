@@ -217,13 +217,38 @@ describe('ChatFilesPanel', () => {
     expect(within(preview).getByText('2.0 KB')).toBeInTheDocument();
     expect(within(preview).getByText('Bob Builder')).toBeInTheDocument();
 
+    // The token is still the same one: the failure is real and is shown.
     fireEvent.error(player);
-    expect(within(preview).getByRole('alert')).toHaveTextContent('Failed to play audio file');
+    expect(await within(preview).findByRole('alert')).toHaveTextContent('Failed to play audio file');
 
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog', { name: 'memo.mp3' })).not.toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Chat files' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'memo.mp3' })).toHaveFocus();
+  });
+
+  it('renews an expired token under a playing audio file and goes on from the same moment', async () => {
+    const { user, client } = await openPanel((backend) => backend.addFile({ chat: chatId, uploaded_by: bob.id, original_name: 'talk.mp3', size: 4096 }));
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Download talk.mp3' })).toBeInTheDocument());
+    await user.click(await screen.findByRole('button', { name: 'talk.mp3' }));
+    const player = screen.getByLabelText('Audio player for talk.mp3') as HTMLAudioElement;
+    expect(player.getAttribute('src')).toMatch(/\?token=filetoken1$/);
+    const play = vi.spyOn(player, 'play').mockResolvedValue(undefined);
+    fireEvent.play(player);
+    player.currentTime = 95;
+    vi.spyOn(client.files, 'fileToken').mockResolvedValue('fresh-token');
+
+    // A range request with the old token failed: the player gets the fresh one, no alert.
+    fireEvent.error(player);
+    await waitFor(() => expect(player.getAttribute('src')).toMatch(/\?token=fresh-token$/));
+    fireEvent.loadedMetadata(player);
+    expect(player.currentTime).toBe(95);
+    expect(play).toHaveBeenCalled();
+    expect(screen.queryByText('Failed to play audio file')).not.toBeInTheDocument();
+
+    // A failure with the fresh token is real.
+    fireEvent.error(player);
+    expect(await screen.findByText('Failed to play audio file')).toBeInTheDocument();
   });
 
   it('previews other files with their details and Download', async () => {

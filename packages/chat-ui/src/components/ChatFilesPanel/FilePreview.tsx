@@ -40,12 +40,45 @@ export function FilePreview({ file, token, tokenFailed, download, onClose, local
   const onKeyDown = useModalDialog(dialogRef, { onClose });
   const name = fileDisplayName(file);
   const audio = isAudio(file);
-  // Fixed once known: a newer token in src would make the player start over.
+  // Fixed once known: a newer token in src would make the player start over. When the token in
+  // it expires mid-listen (a long file fetched in ranges), the player gets a fresh one and goes
+  // on from where it was; only a failure with a fresh token is shown.
   const [audioSrc, setAudioSrc] = useState<string | null>(() => (audio && token !== null ? client.files.fileUrl(file, { token }) : null));
   const [playFailed, setPlayFailed] = useState(false);
+  const audioRef = useRef<HTMLAudioElement>(null);
+  const playing = useRef(false);
+  const resumeAt = useRef<{ time: number; play: boolean } | null>(null);
+  const renewedFor = useRef<string | null>(null);
   useEffect(() => {
     if (audio && audioSrc === null && token !== null) setAudioSrc(client.files.fileUrl(file, { token }));
   }, [audio, audioSrc, token, client, file]);
+
+  const onAudioError = () => {
+    const failedSrc = audioSrc;
+    if (failedSrc === null || renewedFor.current === failedSrc) {
+      setPlayFailed(true);
+      return;
+    }
+    renewedFor.current = failedSrc;
+    const element = audioRef.current;
+    resumeAt.current = { time: element?.currentTime ?? 0, play: playing.current };
+    client.files
+      .fileToken()
+      .then((fresh) => {
+        const next = client.files.fileUrl(file, { token: fresh });
+        if (next === failedSrc) setPlayFailed(true);
+        else setAudioSrc(next);
+      })
+      .catch(() => setPlayFailed(true));
+  };
+  const onLoadedMetadata = () => {
+    const element = audioRef.current;
+    const resume = resumeAt.current;
+    if (element === null || resume === null) return;
+    resumeAt.current = null;
+    element.currentTime = resume.time;
+    if (resume.play) void element.play().catch(() => undefined);
+  };
   const showPlayer = audio && audioSrc !== null && !playFailed;
   const showPlayError = audio && (playFailed || (audioSrc === null && tokenFailed));
 
@@ -66,7 +99,18 @@ export function FilePreview({ file, token, tokenFailed, download, onClose, local
           </button>
         </header>
         {showPlayer ? (
-          <audio className="cf-file-preview__player" controls preload="metadata" src={audioSrc} aria-label={`Audio player for ${name}`} onError={() => setPlayFailed(true)} />
+          <audio
+            ref={audioRef}
+            className="cf-file-preview__player"
+            controls
+            preload="metadata"
+            src={audioSrc}
+            aria-label={`Audio player for ${name}`}
+            onPlay={() => (playing.current = true)}
+            onPause={() => (playing.current = false)}
+            onLoadedMetadata={onLoadedMetadata}
+            onError={onAudioError}
+          />
         ) : null}
         {showPlayError ? <Alert>{messages.playAudioFailed}</Alert> : null}
         <dl className="cf-file-preview__details">
