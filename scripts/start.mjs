@@ -16,7 +16,8 @@ function run(args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-run(['--filter', '@confab/server', '--filter', '@confab/reference', 'run', 'build']);
+// The server's dist imports @confab/client/rules at run time, so the client is built first (pnpm sorts by dependency).
+run(['--filter', '@confab/client', '--filter', '@confab/server', '--filter', '@confab/reference', 'run', 'build']);
 
 const server = spawn(
   process.execPath,

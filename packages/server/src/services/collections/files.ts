@@ -1,4 +1,4 @@
-import { fileExtension } from '@confab/client';
+import { fileExtension } from '@confab/client/rules';
 import { fieldErrors, validationError, type FieldErrors } from '../../errors';
 import { filesSchema } from '../../store/collections';
 import { chatHasParticipant, never } from '../../store/conditions';

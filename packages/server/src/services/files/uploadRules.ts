@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants, fileExtension, mimeFromExtension } from '@confab/client';
+import { constants, fileExtension, mimeFromExtension } from '@confab/client/rules';
 
 /**
  * What may be uploaded (spec §5): the document extensions plus the audio types the files panel
