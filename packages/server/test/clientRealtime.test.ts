@@ -30,8 +30,21 @@ async function waitUntil(condition: () => boolean, description: string, timeoutM
   }
 }
 
-async function signedUp(username: string): Promise<ConfabClient> {
-  const client = new ConfabClient({ baseUrl: server.url, realtime: { WebSocket: WebSocket as unknown as typeof globalThis.WebSocket } });
+/**
+ * Every socket the clients opened, so a test can cut one as a network failure would; while
+ * `network.down`, new sockets go to a closed port and fail as an unreachable server does.
+ */
+const sockets: WebSocket[] = [];
+const network = { down: false };
+class TrackedWebSocket extends WebSocket {
+  constructor(address: string | URL, ...rest: unknown[]) {
+    super(network.down ? 'ws://127.0.0.1:1/' : address, ...(rest as []));
+    sockets.push(this);
+  }
+}
+
+async function signedUp(username: string, realtime: { reconnectBaseDelayMs?: number } = {}): Promise<ConfabClient> {
+  const client = new ConfabClient({ baseUrl: server.url, realtime: { WebSocket: TrackedWebSocket as unknown as typeof globalThis.WebSocket, ...realtime } });
   const password = 'correct-horse-battery';
   await client.register({ email: `${username}@example.com`, username, password, passwordConfirm: password });
   await waitUntil(() => client.store.getState().isConnected, `${username} to connect`, 10_000);
@@ -65,4 +78,41 @@ describe('client against @confab/server', () => {
     alice.logout();
     bob.logout();
   }, 30_000);
+
+  it('after missing more than 500 messages a resume replays 500 and pages the rest: the full log, in order, once', async () => {
+    const alice = await signedUp('alice_gap');
+    const bob = await signedUp('bob_gap', { reconnectBaseDelayMs: 200 });
+    const chat = await alice.chats.create({ name: 'Busy while away' });
+    await alice.chats.addParticipant(chat.id, bob.requireUser().id);
+    await bob.messages.open(chat.id);
+    alice.messages.send(chat.id, 'before the cut');
+    await waitUntil(() => bob.store.getState().messages.length === 1, 'bob to have the first message', 10_000);
+
+    // Bob's network goes down: his socket dies and reconnecting fails until it is back.
+    const bobSocket = sockets.at(-1);
+    expect(bobSocket).toBeDefined();
+    network.down = true;
+    bobSocket?.terminate();
+    await waitUntil(() => !bob.store.getState().isConnected, 'bob to notice the cut', 10_000);
+
+    const missed = Array.from({ length: 620 }, (_, index) => `missed ${index + 1}`);
+    for (let start = 0; start < missed.length; start += 20) {
+      await Promise.all(
+        missed.slice(start, start + 20).map((content) => alice.pb.collection('messages').create({ chat: chat.id, encryptedContent: content, message_type: 'regular' })),
+      );
+    }
+    expect(bob.store.getState().isConnected).toBe(false);
+    expect(bob.store.getState().messages).toHaveLength(1);
+
+    // Back online: retrying on its own, or (after its five tries) reconnected as the app would.
+    network.down = false;
+    if (bob.realtime.state === 'closed') bob.realtime.connect();
+    await waitUntil(() => bob.store.getState().messages.length === 621, 'bob to hold all 621 messages', 30_000);
+    const seqs = bob.store.getState().messages.map((message) => message.seq);
+    expect(seqs).toEqual(Array.from({ length: 621 }, (_, index) => index + 1));
+    const contents = new Set(bob.store.getState().messages.map((message) => message.content));
+    for (const content of missed) expect(contents.has(content)).toBe(true);
+    alice.logout();
+    bob.logout();
+  }, 60_000);
 });

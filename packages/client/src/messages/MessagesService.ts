@@ -50,8 +50,8 @@ export class MessagesService {
       if (client_id !== undefined) this.outbox.confirm(client_id);
       if (message.chat_id === this.openChatId) this.merge([messageFromWire(message, client_id)]);
     });
-    realtime.on('joined', ({ chat_id, last_seq, has_more }) => {
-      if (has_more === true && chat_id === this.openChatId) void this.fillGap(chat_id, last_seq);
+    realtime.on('joined', ({ chat_id, has_more }) => {
+      if (has_more === true && chat_id === this.openChatId) void this.fillGap(chat_id);
     });
     realtime.on('error', ({ code, ref }) => {
       if (code === 'invalid_message' && ref !== undefined) this.markFailed(ref);
@@ -195,14 +195,18 @@ export class MessagesService {
     this.dependencies.store.setState((state) => ({ messages: mergeMessages(state.messages, incoming) }));
   }
 
-  /** After a replay capped at its maximum: pages the rest up to lastSeq over HTTP. */
-  private async fillGap(chatId: string, lastSeq: number): Promise<void> {
+  /**
+   * After a replay capped at its maximum (joined.has_more): pages everything after the last
+   * message held without a gap over HTTP. joined.last_seq is only the end of the replay, so there
+   * is no upper bound; live messages that arrive meanwhile are de-duplicated by seq.
+   */
+  private async fillGap(chatId: string): Promise<void> {
     const { pb, store, realtime } = this.dependencies;
     const generation = this.generation;
     const from = realtime.lastSeq(chatId) ?? 0;
     try {
       const records = await pb.collection(messagesCollection).getFullList<MessageRecord>({
-        filter: pb.filter('chat = {:chatId} && seq > {:from} && seq <= {:lastSeq}', { chatId, from, lastSeq }),
+        filter: pb.filter('chat = {:chatId} && seq > {:from}', { chatId, from }),
         sort: 'seq',
         expand: 'author',
         batch: constants.list.fullListBatchSize,
