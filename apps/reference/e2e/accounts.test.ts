@@ -2,11 +2,9 @@
  * The account flows of spec §2/§4/§5/§8 in a real browser against the real server:
  * register → app → logout → login → forgot password → reset link from the outbox → new password → login.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserTestsAvailable, newAccount, resetLinkFrom, startStack, type Stack } from './harness';
-
-const describeBrowser = browserTestsAvailable ? describe : describe.skip;
+import { describeBrowser, newAccount, resetLinkFrom, startStack, type Stack } from './harness';
 
 describeBrowser('account flows in Chromium', () => {
   let stack: Stack;

@@ -4,12 +4,10 @@
  * duplicates — the same list the server holds.
  */
 import PocketBase from 'pocketbase';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserTestsAvailable, newAccount, startStack, type Stack } from './harness';
+import { describeBrowser, newAccount, startStack, type Stack } from './harness';
 import { startNetworkCut, type NetworkCut } from './networkCut';
-
-const describeBrowser = browserTestsAvailable ? describe : describe.skip;
 
 describeBrowser('live chat between two browsers', () => {
   let stack: Stack;
@@ -27,13 +25,7 @@ describeBrowser('live chat between two browsers', () => {
     const account = newAccount('chat');
     const pb = new PocketBase(stack.baseUrl);
     const record = await pb.collection('users').create({ ...account, passwordConfirm: account.password });
-    const context = await stack.browser.newContext({ baseURL: baseUrl });
-    const page = await context.newPage();
-    await page.goto('/login');
-    await page.getByLabel('Username', { exact: true }).fill(account.username);
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.getByText('Select a chat to get started').waitFor();
+    const { context, page } = await stack.signIn(account, { baseURL: baseUrl });
     return { account, id: record.id, page, context };
   }
 

@@ -6,35 +6,21 @@
  */
 import { readFile } from 'node:fs/promises';
 import PocketBase from 'pocketbase';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { browserTestsAvailable, newAccount, startStack, type Stack } from './harness';
-
-const describeBrowser = browserTestsAvailable ? describe : describe.skip;
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describeBrowser, newAccount, startStack, type Stack } from './harness';
 const toneMp3 = new URL('./fixtures/tone.mp3', import.meta.url);
 
 describeBrowser('chat files in Chromium', () => {
   let stack: Stack;
-  const contexts: BrowserContext[] = [];
   beforeAll(async () => {
     stack = await startStack();
   });
   afterAll(async () => {
-    for (const context of contexts) await context.close();
     await stack?.stop();
   });
 
-  async function signedIn(account: { username: string; password: string }): Promise<{ page: Page; context: BrowserContext }> {
-    const context = await stack.browser.newContext({ baseURL: stack.baseUrl, acceptDownloads: true });
-    contexts.push(context);
-    const page = await context.newPage();
-    await page.goto('/login');
-    await page.getByLabel('Username', { exact: true }).fill(account.username);
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.getByText('Select a chat to get started').waitFor();
-    return { page, context };
-  }
+  const signedIn = (account: { username: string; password: string }) => stack.signIn(account, { acceptDownloads: true });
 
   async function openFilesPanel(page: Page) {
     await page.getByRole('button', { name: 'Chat Files' }).click();

@@ -7,7 +7,8 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { describe } from 'vitest';
 import { startServer, type ConfabServer } from '@confab/server';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -19,12 +20,20 @@ if (!browserTestsAvailable && process.env.CI) {
   throw new Error(`Browser tests need ${chromiumPath} and a built app in ${webDir} (run the README's test command).`);
 }
 
+/** `describe` for suites that need the browser and the built app (skipped locally without them). */
+export function describeBrowser(name: string, body: () => void): void {
+  (browserTestsAvailable ? describe : describe.skip)(name, body);
+}
+
 export interface Stack {
   server: ConfabServer;
   browser: Browser;
   baseUrl: string;
   dataDir: string;
-  newPage(): Promise<{ context: BrowserContext; page: Page }>;
+  /** A page in a new browser context (its own cookies and storage) on the app. */
+  newPage(options?: BrowserContextOptions): Promise<{ context: BrowserContext; page: Page }>;
+  /** A new context signed in through the login screen as `account`, on the chat shell. */
+  signIn(account: { username: string; password: string }, options?: BrowserContextOptions): Promise<{ context: BrowserContext; page: Page }>;
   /** Every mail in the outbox, oldest first, as raw RFC 822 text. */
   outbox(): Promise<string[]>;
   /** The server's clock (expiry of invitations, links and rate windows), which tests may move on. */
@@ -78,9 +87,19 @@ export async function startStack(): Promise<Stack> {
     baseUrl: server.url,
     dataDir,
     clock,
-    async newPage() {
-      const context = await browser.newContext({ baseURL: server.url });
+    async newPage(options = {}) {
+      const context = await browser.newContext({ baseURL: server.url, ...options });
       const page = await context.newPage();
+      return { context, page };
+    },
+    async signIn(account, options = {}) {
+      const context = await browser.newContext({ baseURL: server.url, ...options });
+      const page = await context.newPage();
+      await page.goto('/login');
+      await page.getByLabel('Username', { exact: true }).fill(account.username);
+      await page.getByLabel('Password', { exact: true }).fill(account.password);
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await page.getByText('Select a chat to get started').waitFor();
       return { context, page };
     },
     async outbox() {

@@ -4,38 +4,21 @@
  * with only a name, then secures the account through the banner), and all of them talk.
  */
 import PocketBase from 'pocketbase';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { browserTestsAvailable, newAccount, startStack, type Stack } from './harness';
-
-const describeBrowser = browserTestsAvailable ? describe : describe.skip;
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describeBrowser, newAccount, startStack, type Stack } from './harness';
 
 describeBrowser('invitations and onboarding in Chromium', () => {
   let stack: Stack;
-  const contexts: BrowserContext[] = [];
   beforeAll(async () => {
     stack = await startStack();
   });
   afterAll(async () => {
-    for (const context of contexts) await context.close();
     await stack?.stop();
   });
 
-  async function openPage(): Promise<Page> {
-    const context = await stack.browser.newContext({ baseURL: stack.baseUrl });
-    contexts.push(context);
-    return context.newPage();
-  }
-
-  async function signedIn(account: { username: string; password: string }): Promise<Page> {
-    const page = await openPage();
-    await page.goto('/login');
-    await page.getByLabel('Username', { exact: true }).fill(account.username);
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-    await page.getByText('Select a chat to get started').waitFor();
-    return page;
-  }
+  const openPage = async (): Promise<Page> => (await stack.newPage()).page;
+  const signedIn = async (account: { username: string; password: string }): Promise<Page> => (await stack.signIn(account)).page;
 
   async function say(page: Page, text: string) {
     const input = page.getByLabel('Message', { exact: true });
