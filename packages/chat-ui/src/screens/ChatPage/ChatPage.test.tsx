@@ -121,6 +121,24 @@ describe('ChatPage', () => {
     expect(chatFiles).toHaveFocus();
   });
 
+  it("starts each chat with its own draft and upload list, not the previous chat's", async () => {
+    const backend = createFakeBackend({ users: [alice, bob] });
+    backend.addChat({ id: 'chat_design_001', name: 'Design', participants: [alice.id, bob.id] });
+    backend.addChat({ id: 'chat_random_01', name: 'Random', participants: [alice.id, bob.id] });
+    const { user, client, rerender } = renderWithConfab(<ChatPage chatId="chat_design_001" />, { backend });
+    await act(() => client.login('alice', 'wonderland'));
+    await screen.findByRole('heading', { level: 1, name: 'Design' });
+    await user.type(screen.getByLabelText('Message'), 'half-written thought');
+    await user.click(screen.getByRole('button', { name: 'Upload files' }));
+    await user.upload(screen.getByLabelText('Choose files to upload'), new File(['a,b'], 'design.csv'));
+    expect(await screen.findByRole('list', { name: 'Recently uploaded' })).toHaveTextContent('design.csv');
+
+    rerender(<ChatPage chatId="chat_random_01" />);
+    await screen.findByRole('heading', { level: 1, name: 'Random' });
+    expect(screen.getByLabelText('Message')).toHaveValue('');
+    expect(screen.queryByRole('list', { name: 'Recently uploaded' })).not.toBeInTheDocument();
+  });
+
   it('leaves Chat Files to the host when it passes onOpenFiles', async () => {
     const backend = createFakeBackend({ users: [alice] });
     backend.addChat({ id: 'chat_design_001', name: 'Design', participants: [alice.id] });

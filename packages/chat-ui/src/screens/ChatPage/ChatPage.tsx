@@ -139,7 +139,8 @@ export function ChatPage({ chatId, locale = 'en', titleSuffix = ' - Confab', onO
         userName={user ? displayNameOf(user) : undefined}
         locale={locale}
       />
-      <MessageInput chatId={chatId} onSend={send} disabled={chat === null} onFileUploaded={fileUploaded} />
+      {/* Keyed by chat: the draft and the upload list belong to one chat (uploads under way still finish). */}
+      <MessageInput key={chatId} chatId={chatId} onSend={send} disabled={chat === null} onFileUploaded={fileUploaded} />
       {filesPanelChat === chatId ? <ChatFilesPanel chatId={chatId} onClose={closeFiles} refreshKey={filesRevision} locale={locale} /> : null}
     </div>
   );
