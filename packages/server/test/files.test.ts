@@ -243,8 +243,8 @@ describe.each(variants)('files ($name)', (variant) => {
         response.on('end', () => resolve({ status: response.statusCode ?? 0, body, writtenAtAnswer }));
       });
       request.on('error', (error) => {
-        // The server closes the socket under the writer after answering; the answer counts.
-        if (written === 0) reject(error);
+        // The server cuts the connection after answering; only an error before the answer fails.
+        if (!answered) reject(error);
       });
       const pump = () => {
         while (written < fileBytes && !answered) {

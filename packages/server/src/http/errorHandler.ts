@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ConfabServerError, errorCodes, type FieldErrors } from '../errors';
-import { isUploadRequest } from './uploadParser';
 
 export interface ErrorBody {
   status: number;
@@ -38,9 +37,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const body = toErrorBody(error);
     if (body.status >= 500) request.log.error({ err: error }, 'request failed');
-    // An oversized or refused upload is cut off: closing the connection stops the rest of its
-    // body instead of reading it to the end.
-    if (body.status === 413 || (isUploadRequest(request) && !request.raw.readableEnded)) void reply.header('connection', 'close');
     void reply.code(body.status).type('application/json; charset=utf-8').send(body);
   });
 }

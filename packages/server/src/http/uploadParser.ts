@@ -63,8 +63,8 @@ function removeQuietly(path: string): void {
 
 /**
  * Streams one multipart upload to `<data>/files/.incoming/<random>.part`, counting as it goes.
- * Past 100 MB the request is refused with 413 (the connection is then closed, so the rest of the
- * body is never read) and the partial file removed. The parsed body is the form's fields plus
+ * Past 100 MB the request is refused with 413 at once and the partial file removed; the rest of
+ * the body is not stored (see lingerThenClose). The parsed body is the form's fields plus
  * `file` as a StagedUpload; the files collection moves it into place or the request's end
  * removes it.
  */
@@ -136,11 +136,45 @@ export function parseUpload(dataDir: string, request: FastifyRequest, payload: R
   });
 }
 
+/** How long, and how much, a refused upload's remaining body is read after the answer. */
+export const lingerLimits = { milliseconds: 2_000, bytes: 16 * 1024 * 1024 };
+
+/**
+ * A refused upload (too large, anonymous, invalid) is answered at once, while its body is still
+ * arriving. Closing the socket then would reset it and could destroy the answer before the client
+ * reads it, so the server goes on reading, and discarding, for a short while (a "lingering
+ * close"), then cuts the connection: the client gets its 413 or 400, and the rest of a huge body
+ * is never read.
+ */
+function lingerThenClose(request: FastifyRequest): void {
+  const raw = request.raw;
+  if (raw.complete || raw.destroyed) return;
+  const socket = raw.socket;
+  let discarded = 0;
+  const cut = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  const timer = setTimeout(cut, lingerLimits.milliseconds);
+  timer.unref();
+  raw.once('end', () => clearTimeout(timer));
+  // After Node's own end-of-response handling, which may drop 'data' listeners to discard the body.
+  setImmediate(() => {
+    if (raw.complete || raw.destroyed) return;
+    raw.on('data', (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > lingerLimits.bytes) cut();
+    });
+    raw.resume();
+  });
+}
+
 /** Removes what an upload request staged and did not hand over, whatever the outcome. */
 export function registerUploadCleanup(app: FastifyInstance): void {
   app.decorateRequest('stagedUploadPaths', undefined);
   app.addHook('onResponse', async (request) => {
     for (const path of request.stagedUploadPaths ?? []) removeQuietly(path);
+    if (isUploadRequest(request)) lingerThenClose(request);
   });
   app.addHook('onRequestAbort', async (request) => {
     for (const path of request.stagedUploadPaths ?? []) removeQuietly(path);
