@@ -286,8 +286,17 @@ describe('ChatFilesPanel', () => {
     expect(screen.getByRole('button', { name: 'Open Live Website' })).toBeDisabled();
   });
 
+  it('offers the live website only once the chat has an index.html', async () => {
+    await openPanel((backend) => addFiles(backend, 2));
+    await screen.findByRole('button', { name: 'file 1.txt' });
+    const disabled = screen.getByRole('button', { name: 'Open Live Website' });
+    expect(disabled).toBeDisabled();
+    expect(disabled).toHaveAttribute('title', "Upload an index.html to publish this chat's live website.");
+    expect(screen.queryByRole('link', { name: 'Open Live Website' })).not.toBeInTheDocument();
+  });
+
   it('links the live website with the file token, in a new tab without an opener', async () => {
-    await openPanel();
+    await openPanel((backend) => backend.addFile({ chat: chatId, uploaded_by: alice.id, original_name: 'index.html' }));
     const link = await screen.findByRole('link', { name: 'Open Live Website' });
     expect(link).toHaveAttribute('href', `http://confab.test/live/${chatId}/?token=filetoken1`);
     expect(link).toHaveAttribute('target', '_blank');
@@ -303,13 +312,14 @@ describe('ChatFilesPanel', () => {
   });
 
   it('keeps Tab inside the dialog', async () => {
-    const { user } = await openPanel();
+    const { user } = await openPanel((backend) => backend.addFile({ chat: chatId, uploaded_by: alice.id, original_name: 'index.html' }));
     await screen.findByRole('link', { name: 'Open Live Website' });
     screen.getByRole('button', { name: 'Close' }).focus();
     await user.tab({ shift: true });
     expect(screen.getByRole('link', { name: 'Open Live Website' })).toHaveFocus();
+    // From the first control, Shift+Tab wraps round to the last one: the file's Delete button.
     await user.tab({ shift: true });
-    expect(screen.getByRole('button', { name: 'Grid view' })).toHaveFocus();
+    expect(screen.getByRole('button', { name: 'Delete index.html' })).toHaveFocus();
   });
 
   it('loads again when refreshKey changes (e.g. after an upload)', async () => {

@@ -24,6 +24,7 @@ export interface ChatFilesPanelProps {
 export type FilesView = 'list' | 'grid';
 
 const pageSize = constants.filesPanel.pageSize;
+const liveSiteHint = "Upload an index.html to publish this chat's live website.";
 
 /** Client-side search by the shown name (spec §2: the panel filters what it has loaded). */
 export function filterFiles(files: ChatFile[], query: string): ChatFile[] {
@@ -54,6 +55,9 @@ export function ChatFilesPanel({ chatId, onClose, refreshKey = 0, locale = 'en' 
   const onKeyDown = useModalDialog(dialogRef, { onClose, initialFocusRef: searchRef });
 
   const files = useMemo(() => (state.status === 'ready' ? state.files : []), [state]);
+  // The live website is the chat's uploaded index.html. Only the newest files are loaded, so a
+  // full list may hide an older index.html: then the link is offered anyway.
+  const hasLiveSite = files.length >= constants.filesPanel.fetchLimit || files.some((file) => file.original_name === 'index.html');
   const matching = useMemo(() => filterFiles(files, query), [files, query]);
   const pageCount = Math.max(1, Math.ceil(matching.length / pageSize));
   const currentPage = Math.min(page, pageCount);
@@ -107,12 +111,12 @@ export function ChatFilesPanel({ chatId, onClose, refreshKey = 0, locale = 'en' 
       <div ref={dialogRef} role="dialog" aria-modal="true" aria-label="Chat files" tabIndex={-1} className="cf-dialog cf-files-panel" onKeyDown={onKeyDown}>
         <header className="cf-dialog__header">
           <h2 className="cf-dialog__title">Chat Files</h2>
-          {fileToken.token !== null ? (
+          {fileToken.token !== null && hasLiveSite ? (
             <a className="cf-button cf-button--secondary" href={client.files.liveSiteUrl(chatId, fileToken.token)} target="_blank" rel="noopener noreferrer">
               Open Live Website
             </a>
           ) : (
-            <Button variant="secondary" disabled>
+            <Button variant="secondary" disabled title={hasLiveSite ? undefined : liveSiteHint}>
               Open Live Website
             </Button>
           )}
