@@ -2,7 +2,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest';
 import { messages, type ChatFile, type UploadOptions } from '@confab/client';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend, errorResponse } from '../../testing/fakeBackend';
+import { createFakeBackend, errorResponse, json } from '../../testing/fakeBackend';
+import { buildFileRecord } from '../../testing/fakeFiles';
 import { UploadZone } from './UploadZone';
 
 const alice = { id: 'user_alice_0001', username: 'alice', email: 'alice@example.com', name: 'Alice Liddell', password: 'wonderland' };
@@ -92,6 +93,33 @@ describe('UploadZone', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to upload report.pdf: The file content does not match its .pdf extension.');
     await user.click(screen.getByRole('button', { name: 'Dismiss the error for report.pdf' }));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('offers Retry after a network or server failure, which sends the same file again', async () => {
+    const { backend, input, user } = await setup();
+    let attempts = 0;
+    backend.override('POST /api/collections/files/records', () => {
+      attempts += 1;
+      return attempts === 1
+        ? errorResponse(503, 'Service unavailable.')
+        : json(200, buildFileRecord({ chat: chatId, uploaded_by: alice.id, original_name: 'table.csv', size: 3 }));
+    });
+
+    await user.upload(input, new File(['a,b'], 'table.csv'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to upload table.csv: Service unavailable.');
+    await user.click(screen.getByRole('button', { name: 'Retry uploading table.csv' }));
+
+    expect(await screen.findByRole('list', { name: 'Recently uploaded' })).toHaveTextContent('table.csv');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(attempts).toBe(2);
+  });
+
+  it('offers no Retry for a file the server refused', async () => {
+    const { backend, input, user } = await setup();
+    backend.override('POST /api/collections/files/records', () => errorResponse(400, 'The file content does not match its .pdf extension.'));
+    await user.upload(input, new File(['<html>'], 'report.pdf'));
+    await screen.findByRole('alert');
+    expect(screen.queryByRole('button', { name: 'Retry uploading report.pdf' })).not.toBeInTheDocument();
   });
 
   it('highlights the zone while files are dragged over it', async () => {

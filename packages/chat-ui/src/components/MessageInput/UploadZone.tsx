@@ -20,7 +20,7 @@ const hasFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? [
  * per file, errors per file with the spec's texts, and the list of recently uploaded files.
  */
 export function UploadZone({ chatId, id, hidden = false, onUploaded }: UploadZoneProps) {
-  const { items, start, dismiss } = useUploads(chatId, onUploaded);
+  const { items, start, dismiss, retry } = useUploads(chatId, onUploaded);
   const inputRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   // dragenter/dragleave fire for every child crossed; the zone is left when the count is back at 0.
@@ -99,6 +99,11 @@ export function UploadZone({ chatId, id, hidden = false, onUploaded }: UploadZon
           {failed.map((item) => (
             <li key={item.key} className="cf-upload-list__item cf-upload-list__item--failed">
               <span role="alert">{item.error}</span>
+              {item.retryable ? (
+                <button type="button" className="cf-chip" aria-label={`Retry uploading ${item.name}`} onClick={() => retry(item.key)}>
+                  Retry
+                </button>
+              ) : null}
               <button type="button" className="cf-upload-list__dismiss" aria-label={`Dismiss the error for ${item.name}`} onClick={() => dismiss(item.key)}>
                 ×
               </button>
