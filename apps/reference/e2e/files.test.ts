@@ -4,11 +4,14 @@
  * delete only their own (a bulk delete that includes someone else's file reports the partial
  * failure), and a chat's index.html opens as its sandboxed live website in a new tab.
  */
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import PocketBase from 'pocketbase';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { describeBrowser, newAccount, startStack, type Stack } from './harness';
+import { startNetworkCut } from './networkCut';
 const toneMp3 = new URL('./fixtures/tone.mp3', import.meta.url);
 
 describeBrowser('chat files in Chromium', () => {
@@ -186,5 +189,44 @@ describeBrowser('chat files in Chromium', () => {
     expect(new URL(site.url()).pathname).toMatch(new RegExp(`^/live/${chat.id}/~[^/]+/$`));
     await expect.poll(() => site.locator('#probe').textContent()).toMatch(/^script ran; storage blocked; origin null$/);
     await site.close();
+  });
+  it('keeps a file whose upload the network cut, and sends it again with Retry', { timeout: 120_000 }, async () => {
+    const carol = newAccount('carol');
+    const pb = new PocketBase(stack.baseUrl);
+    await pb.collection('users').create({ ...carol, passwordConfirm: carol.password });
+    await pb.collection('users').authWithPassword(carol.username, carol.password);
+    const chat = await pb.collection('chats').create({ name: 'Flaky network' });
+    // Carol reaches the server through a proxy the test can unplug.
+    const cut = await startNetworkCut(new URL(stack.baseUrl));
+    try {
+      const { page, context } = await stack.signIn(carol, { baseURL: cut.url });
+      await page.goto(`/chat/${chat.id}`);
+      await page.getByText('Connected', { exact: true }).waitFor();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 40 * 1024 });
+      await page.getByRole('button', { name: 'Upload files' }).click();
+      const zone = page.getByRole('region', { name: 'Upload zone' });
+      const draft = 'A paragraph of the launch report.\n'.repeat(12_000);
+      await page.getByLabel('Choose files to upload').setInputFiles([{ name: 'report-draft.md', mimeType: 'text/markdown', buffer: Buffer.from(draft) }]);
+      await zone.getByRole('progressbar', { name: 'Uploading report-draft.md' }).waitFor();
+
+      cut.unplug();
+      await zone.getByRole('list', { name: 'Failed uploads' }).getByText(/^Failed to upload report-draft\.md: /).waitFor({ timeout: 20_000 });
+      expect(await pb.collection('files').getFullList({ filter: `chat='${chat.id}'` })).toEqual([]);
+      // The server dropped the partial upload too.
+      const incoming = join(stack.dataDir, 'files', '.incoming');
+      await expect.poll(async () => (existsSync(incoming) ? (await readdir(incoming)).length : 0), { timeout: 10_000 }).toBe(0);
+
+      cut.plug();
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await zone.getByRole('button', { name: 'Retry uploading report-draft.md' }).click();
+      await zone.getByRole('list', { name: 'Recently uploaded' }).getByText('report-draft.md').waitFor({ timeout: 20_000 });
+      const stored = await pb.collection('files').getFullList({ filter: `chat='${chat.id}'` });
+      expect(stored.map((file) => [file['original_name'], file['size']])).toEqual([['report-draft.md', Buffer.byteLength(draft)]]);
+      await context.close();
+    } finally {
+      await cut.close();
+    }
   });
 });
