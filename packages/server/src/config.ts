@@ -40,6 +40,11 @@ export interface ServerOptions {
    * CONFAB_TEMPORARY_ACCOUNTS_PER_IP_PER_HOUR). Default 100; a share link's max_uses bounds each link.
    */
   temporaryAccountsPerIpPerHour?: number;
+  /**
+   * Megabytes one user may upload per hour (env CONFAB_UPLOAD_MB_PER_USER_PER_HOUR). Default 2048;
+   * past it uploads answer 429 until the hour is over. A bound on how fast a disk can be filled.
+   */
+  uploadMegabytesPerUserPerHour?: number;
   /** Test clock. */
   now?: () => Date;
 }
@@ -61,6 +66,7 @@ export interface ServerConfig {
   allowedOrigins: string[];
   wsFramesPerSecond: number;
   temporaryAccountsPerIpPerHour: number;
+  uploadMegabytesPerUserPerHour: number;
   environment: string;
   now: () => Date;
 }
@@ -68,6 +74,7 @@ export interface ServerConfig {
 const defaultPort = 8090;
 const defaultWsFramesPerSecond = 20;
 const defaultTemporaryAccountsPerIpPerHour = 100;
+const defaultUploadMegabytesPerUserPerHour = 2048;
 
 function positiveOr(value: number | undefined, fallback: number): number {
   return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
@@ -118,6 +125,8 @@ export function optionsFromEnvironment(
     wsFramesPerSecond: environment['CONFAB_WS_FRAMES_PER_SECOND'] === undefined ? undefined : Number(environment['CONFAB_WS_FRAMES_PER_SECOND']),
     temporaryAccountsPerIpPerHour:
       environment['CONFAB_TEMPORARY_ACCOUNTS_PER_IP_PER_HOUR'] === undefined ? undefined : Number(environment['CONFAB_TEMPORARY_ACCOUNTS_PER_IP_PER_HOUR']),
+    uploadMegabytesPerUserPerHour:
+      environment['CONFAB_UPLOAD_MB_PER_USER_PER_HOUR'] === undefined ? undefined : Number(environment['CONFAB_UPLOAD_MB_PER_USER_PER_HOUR']),
   };
   return options;
 }
@@ -160,6 +169,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     allowedOrigins: (options.allowedOrigins ?? []).map((origin) => origin.replace(/\/+$/, '')),
     wsFramesPerSecond: positiveOr(options.wsFramesPerSecond, defaultWsFramesPerSecond),
     temporaryAccountsPerIpPerHour: Math.floor(positiveOr(options.temporaryAccountsPerIpPerHour, defaultTemporaryAccountsPerIpPerHour)),
+    uploadMegabytesPerUserPerHour: positiveOr(options.uploadMegabytesPerUserPerHour, defaultUploadMegabytesPerUserPerHour),
     environment: process.env['NODE_ENV'] ?? 'production',
     now: options.now ?? (() => new Date()),
   };

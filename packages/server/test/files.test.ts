@@ -465,3 +465,48 @@ describe.each(variants)('files ($name)', (variant) => {
     expect((await testServer.probe.rows('select id from files where chat = $1', [chat.id])).length).toBe(0);
   });
 });
+
+describe('upload allowance per user and hour', () => {
+  let testServer: TestServer;
+  let clockOffsetMs = 0;
+  beforeAll(async () => {
+    const [sqlite] = variants;
+    testServer = await startTestServer(sqlite!, { uploadMegabytesPerUserPerHour: 1, now: () => new Date(Date.now() + clockOffsetMs) });
+  });
+  afterAll(async () => {
+    await testServer?.close();
+  });
+
+  it('refuses uploads with 429 once a user has sent the hourly allowance, other users unaffected, and allows again an hour later', async () => {
+    const alice = await registerUser(testServer);
+    const bob = await registerUser(testServer);
+    const chat = await createChat(alice, { participants: [bob.record.id] });
+    const send = async (user: RegisteredUser, name: string, bytes: number) => {
+      const form = new FormData();
+      form.append('chat', chat.id);
+      form.append('file', new File([Buffer.alloc(bytes, 'x')], name, { type: 'text/plain' }));
+      const response = await fetch(`${testServer.url}/api/collections/files/records`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${user.pb.authStore.token}` },
+        body: form,
+      });
+      return { status: response.status, body: (await response.json()) as { message?: string } };
+    };
+
+    expect((await send(alice, 'one.txt', 600 * 1024)).status).toBe(200);
+    // The allowance is checked before an upload starts: this one may end past it.
+    expect((await send(alice, 'two.txt', 600 * 1024)).status).toBe(200);
+    const refused = await send(alice, 'three.txt', 10);
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toBe('Upload limit reached: at most 1 MB per hour. Please try again later.');
+    expect((await send(bob, 'bob.txt', 10)).status).toBe(200);
+    expect(await testServer.probe.count('files')).toBe(3);
+
+    clockOffsetMs = 61 * 60 * 1000;
+    try {
+      expect((await send(alice, 'later.txt', 10)).status).toBe(200);
+    } finally {
+      clockOffsetMs = 0;
+    }
+  });
+});

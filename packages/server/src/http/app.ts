@@ -52,7 +52,7 @@ export async function buildApp(config: ServerConfig, services: Services): Promis
   });
   registerErrorHandling(app);
   registerResponseHeaders(app);
-  registerBodyParsers(app, config.dataDir);
+  registerBodyParsers(app, config.dataDir, services.uploadQuota);
   registerUploadCleanup(app);
   registerRequestAuth(app, services.accounts);
   registerSystemRoutes(app, config);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ConfabServerError } from '../errors';
+import type { UploadQuota } from '../services/files/uploadQuota';
 import { isUploadRequest, parseUpload } from './uploadParser';
 
 /** Multipart forms other than uploads (which stream, see uploadParser.ts) stay small. */
@@ -46,7 +47,7 @@ function collectForm(entries: Iterable<[string, unknown]>): Record<string, unkno
 }
 
 /** JSON (an empty body counts as `{}`), multipart with `@jsonPayload`, and urlencoded bodies. */
-export function registerBodyParsers(app: FastifyInstance, dataDir: string): void {
+export function registerBodyParsers(app: FastifyInstance, dataDir: string, uploadQuota: UploadQuota): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: jsonBodyLimitBytes }, (_request, body, done) => {
     try {
@@ -60,7 +61,7 @@ export function registerBodyParsers(app: FastifyInstance, dataDir: string): void
   });
   app.addContentTypeParser('multipart/form-data', (request, payload, done) => {
     if (isUploadRequest(request)) {
-      parseUpload(dataDir, request, payload).then(
+      parseUpload(dataDir, uploadQuota, request, payload).then(
         (body) => done(null, body),
         (error: unknown) => done(error as Error, undefined),
       );

@@ -7,6 +7,7 @@ import busboy from 'busboy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ConfabServerError } from '../errors';
 import { incomingDirectory, StagedUpload } from '../services/files/storage';
+import type { UploadQuota } from '../services/files/uploadQuota';
 import { sniffBytes, uploadMaximumBytes } from '../services/files/uploadRules';
 import { inferFormValue } from './bodyParsers';
 
@@ -68,10 +69,16 @@ function removeQuietly(path: string): void {
  * `file` as a StagedUpload; the files collection moves it into place or the request's end
  * removes it.
  */
-export function parseUpload(dataDir: string, request: FastifyRequest, payload: Readable): Promise<Record<string, unknown>> {
-  if (request.confabAuth.user === undefined) {
+export function parseUpload(dataDir: string, quota: UploadQuota, request: FastifyRequest, payload: Readable): Promise<Record<string, unknown>> {
+  const user = request.confabAuth.user;
+  if (user === undefined) {
     // Nobody uploads anonymously: refuse before reading a byte (PocketBase's failed create rule).
     return Promise.reject(new ConfabServerError('badRequest', 'Failed to create record.'));
+  }
+  try {
+    quota.check(user.id);
+  } catch (error) {
+    return Promise.reject(error);
   }
   const incoming = incomingDirectory(dataDir);
   mkdirSync(incoming, { recursive: true });

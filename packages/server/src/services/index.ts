@@ -7,6 +7,7 @@ import type { RecordCollection } from './collections/types';
 import { UsersCollection } from './collections/users';
 import type { ServiceContext } from './context';
 import { FileAccessService } from './files/fileAccess';
+import { UploadQuota } from './files/uploadQuota';
 import { InvitationsService } from './invitations';
 import { MessagingService } from './messaging';
 import { OnboardingService } from './onboarding';
@@ -22,6 +23,7 @@ export interface Services {
   invitations: InvitationsService;
   onboarding: OnboardingService;
   fileAccess: FileAccessService;
+  uploadQuota: UploadQuota;
 }
 
 export function createServices(context: ServiceContext): Services {
@@ -29,16 +31,17 @@ export function createServices(context: ServiceContext): Services {
   const accounts = new AccountsService(context, chatEvents);
   const users = new UsersCollection(context, accounts);
   const messaging = new MessagingService(context);
+  const uploadQuota = new UploadQuota(context);
   const collections = new Map<string, RecordCollection>([
     ['users', users],
     ['chats', new ChatsCollection(context, chatEvents)],
     ['messages', new MessagesCollection(context, messaging)],
-    ['files', new FilesCollection(context)],
+    ['files', new FilesCollection(context, uploadQuota)],
   ]);
   const records = new RecordsService(context, collections);
   chatEvents.attach(records, users);
   const invitations = new InvitationsService(context, accounts, chatEvents);
   const onboarding = new OnboardingService(context, accounts);
   const fileAccess = new FileAccessService(context, accounts);
-  return { context, accounts, records, users, messaging, chatEvents, invitations, onboarding, fileAccess };
+  return { context, accounts, records, users, messaging, chatEvents, invitations, onboarding, fileAccess, uploadQuota };
 }

@@ -23,13 +23,14 @@ export class RateLimiter {
     return window !== undefined && window.count >= limit.maximum;
   }
 
-  record(key: string, limit: RateLimit): void {
+  /** Counts one event, or `amount` units of something (e.g. uploaded bytes), against `key`. */
+  record(key: string, limit: RateLimit, amount = 1): void {
     const existing = this.current(key);
     if (existing === undefined) {
-      this.windows.set(key, { count: 1, resetAt: this.now() + limit.windowMs });
+      this.windows.set(key, { count: amount, resetAt: this.now() + limit.windowMs });
       if (this.windows.size > 100_000) this.sweep();
     } else {
-      existing.count += 1;
+      existing.count += amount;
     }
   }
 

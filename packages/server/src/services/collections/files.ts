@@ -6,6 +6,7 @@ import { formatTimestamp, newRecordId } from '../../store/ids';
 import type { FileRow } from '../../store/repositories/files';
 import type { RequestAuth, ServiceContext } from '../context';
 import { removeRecordDirectory, StagedUpload, storedFilePath } from '../files/storage';
+import type { UploadQuota } from '../files/uploadQuota';
 import {
   allowedUploadExtensions,
   cleanOriginalName,
@@ -43,7 +44,10 @@ export class FilesCollection implements RecordCollection {
   readonly schema = filesSchema;
   readonly relations = { chat: { target: 'chats' }, uploaded_by: { target: 'users' } };
 
-  constructor(private readonly context: ServiceContext) {}
+  constructor(
+    private readonly context: ServiceContext,
+    private readonly quota: UploadQuota,
+  ) {}
 
   viewCondition(auth: RequestAuth) {
     return auth.user === undefined ? never : chatHasParticipant('files.chat', auth.user.id);
@@ -124,6 +128,7 @@ export class FilesCollection implements RecordCollection {
       removeRecordDirectory(this.context.config.dataDir, chatId, id);
       throw error;
     }
+    this.quota.spend(user.id, upload.size);
     return { id };
   }
 
