@@ -7,7 +7,7 @@ import { rawRequest } from './support/http';
 import { startTestServer, type TestServer } from './support/testServer';
 
 /**
- * Every record route × {guest, participant (owner/author), chat admin, outsider, server admin},
+ * Every record route and product endpoint × {guest, participant (owner/author), chat admin, outsider, server admin},
  * asserting the status and, for refused writes, that the database did not change.
  */
 const variants = await databaseVariants();
@@ -363,6 +363,57 @@ const cases: Case[] = [
           const count = Number(await singleValue(world, 'select count(*) from files where id = $1', [file.id]));
           expect(count).toBe(response.status === 204 ? 0 : 1);
           expect(existsSync(join(world.testServer.dataDir, 'files', world.chatId, file.id, file.file))).toBe(response.status !== 204);
+        },
+      };
+    },
+  },
+  {
+    route: 'POST /api/invite-to-chat {username of a fresh user}',
+    expected: { guest: 401, participant: 200, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const invitee = await registerUser(world.testServer);
+      const response = await call(world, role, 'POST', '/api/invite-to-chat', { chat_id: world.chatId, username: invitee.username });
+      return {
+        status: response.status,
+        verify: async () => {
+          const count = Number(await singleValue(world, 'select count(*) from chat_participants where chat_id = $1 and user_id = $2', [world.chatId, invitee.record.id]));
+          expect(count).toBe(response.status === 200 ? 1 : 0);
+        },
+      };
+    },
+  },
+  {
+    route: 'POST /api/create-share-link/{chat}',
+    expected: { guest: 401, participant: 403, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const before = Number(await singleValue(world, 'select count(*) from share_links where chat = $1 and revoked_at is null', [world.chatId]));
+      const response = await call(world, role, 'POST', `/api/create-share-link/${world.chatId}`, {});
+      return {
+        status: response.status,
+        verify: async () => {
+          const links = Number(await singleValue(world, 'select count(*) from share_links where chat = $1', [world.chatId]));
+          const live = Number(await singleValue(world, 'select count(*) from share_links where chat = $1 and revoked_at is null', [world.chatId]));
+          if (response.status === 200) expect(live).toBe(1);
+          else expect(live).toBe(before);
+          expect(links).toBeGreaterThanOrEqual(live);
+        },
+      };
+    },
+  },
+  {
+    route: 'GET /api/search-users/{query}',
+    expected: { guest: 401, participant: 200, chatAdmin: 200, outsider: 200, serverAdmin: 200 },
+    call: async (world, role) => call(world, role, 'GET', '/api/search-users/us'),
+  },
+  {
+    route: 'POST /api/complete-account (full accounts)',
+    expected: { guest: 401, participant: 403, chatAdmin: 403, outsider: 403, serverAdmin: 403 },
+    call: async (world, role) => {
+      const response = await call(world, role, 'POST', '/api/complete-account', { email: `taken.${role}@example.test`, username: `taken_${role}`, password: 'password12' });
+      return {
+        status: response.status,
+        verify: async () => {
+          expect(Number(await singleValue(world, 'select count(*) from users where username = $1', [`taken_${role}`]))).toBe(0);
         },
       };
     },

@@ -108,13 +108,15 @@ describe.each(variants)('invitations, share links and onboarding ($name)', (vari
       }
     });
 
-    it('answers 404 for an unknown username, 403 for non-participants, 401 for guests, 400 for bad input', async () => {
+    it('answers 404 for an unknown username or a chat the inviter is not in, 401 for guests, 400 for bad input', async () => {
       const chat = await createChat(admin, { name: 'Errors' });
       const unknown = await call('POST', '/api/invite-to-chat', admin, { chat_id: chat.id, username: 'nobody_here_at_all' });
       expect(unknown.status).toBe(404);
       expect(unknown.body).toMatchObject({ status: 404, message: 'User not found' });
       const forbidden = await call('POST', '/api/invite-to-chat', outsider, { chat_id: chat.id, username: member.username });
-      expect(forbidden.status).toBe(403);
+      // The same answer as for a chat that does not exist: nothing tells an outsider the id is real.
+      expect(forbidden.status).toBe(404);
+      expect(forbidden.body).toMatchObject({ status: 404, message: 'Chat not found' });
       expect(await participantsOf(chat.id)).not.toContain(member.record.id);
       expect((await call('POST', '/api/invite-to-chat', undefined, { chat_id: chat.id, username: member.username })).status).toBe(401);
       const invalid = await call('POST', '/api/invite-to-chat', admin, { chat_id: chat.id, email: 'not-an-email' });
@@ -207,7 +209,7 @@ describe.each(variants)('invitations, share links and onboarding ($name)', (vari
     it('only admins create links; defaults are 24 h and 50 uses', async () => {
       const chat = await createChat(admin, { name: 'Share', participants: [member.record.id] });
       expect((await call('POST', `/api/create-share-link/${chat.id}`, member, {})).status).toBe(403);
-      expect((await call('POST', `/api/create-share-link/${chat.id}`, outsider, {})).status).toBe(403);
+      expect((await call('POST', `/api/create-share-link/${chat.id}`, outsider, {})).status).toBe(404);
       expect((await call('POST', `/api/create-share-link/${chat.id}`, undefined, {})).status).toBe(401);
       const bad = await call('POST', `/api/create-share-link/${chat.id}`, admin, { max_uses: 0 });
       expect(bad.status).toBe(400);

@@ -77,9 +77,15 @@ export class InvitationsService {
     }
   }
 
-  private async chatOr404(chatId: string | undefined): Promise<ChatRow> {
+  /**
+   * The chat, for one of its participants. Anyone else gets the same 404 as for a chat that does
+   * not exist, so these endpoints never tell whether a chat id is real (as the record API does).
+   */
+  private async participantChatOr404(chatId: string | undefined, user: UserRow): Promise<ChatRow> {
     const chat = chatId === undefined || chatId === '' ? undefined : await this.context.store.chats.findById(chatId);
-    if (chat === undefined) throw new ConfabServerError('notFound', 'Chat not found');
+    if (chat === undefined || !(await this.context.store.chats.isParticipant(chat.id, user.id))) {
+      throw new ConfabServerError('notFound', 'Chat not found');
+    }
     return chat;
   }
 
@@ -107,10 +113,7 @@ export class InvitationsService {
       errors['email'] = fieldErrors.email();
     }
     if (Object.keys(errors).length > 0) throw validationError('Failed to invite user', errors);
-    const chat = await this.chatOr404(chatId);
-    if (!(await this.context.store.chats.isParticipant(chat.id, inviter.id))) {
-      throw new ConfabServerError('forbidden', 'Only chat participants can invite.');
-    }
+    const chat = await this.participantChatOr404(chatId, inviter);
     const inviterName = inviter.name.trim() === '' ? inviter.username : inviter.name;
     if (email === '') {
       const user = await this.context.store.users.findByUsername(username);
@@ -156,7 +159,7 @@ export class InvitationsService {
 
   async createShareLink(auth: RequestAuth, chatId: string, body: Body) {
     const user = this.accounts.requireUser(auth);
-    const chat = await this.chatOr404(chatId);
+    const chat = await this.participantChatOr404(chatId, user);
     if (!(await this.context.store.chats.isAdmin(chat.id, user.id))) {
       throw new ConfabServerError('forbidden', 'Only chat admins can create share links.');
     }

@@ -12,6 +12,7 @@ async function setup() {
   backend.override('POST /api/invite-to-chat', (_request, body) => {
     if (body['username'] === 'ghost') return errorResponse(404, 'User not found');
     if (body['username'] === 'broken') return errorResponse(500, 'Boom');
+    if (body['username'] === 'removed') return errorResponse(404, 'Chat not found');
     if (body['email'] === 'fail@example.com') return errorResponse(400, 'Mail transport down');
     if (body['email'] !== undefined) return json(200, { success: true, status: 'invited', chat_id: 'chat1' });
     return json(200, { success: true, status: 'added', chat_id: 'chat1', user: { id: 'u2', username: body['username'], name: 'Bob Builder' } });
@@ -72,6 +73,7 @@ describe('InviteUserScreen invite', () => {
   it.each([
     ['ghost', 'User not found. Please check the username.'],
     ['broken', 'Failed to invite user.'],
+    ['removed', 'Chat not found'],
     ['fail@example.com', 'Mail transport down'],
   ])('shows the §8 message for %s', async (value, message) => {
     const { user } = await setup();

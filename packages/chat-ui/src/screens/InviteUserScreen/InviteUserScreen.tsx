@@ -81,8 +81,11 @@ export function InviteUserScreen({ chatId }: InviteUserScreenProps) {
     } catch (error) {
       const failure = toConfabError(error);
       if (failure.isAbort) return;
-      const message =
-        target.kind === 'username'
+      // A 404 is an unknown username, or a chat the user is no longer in ('Chat not found').
+      const chatGone = failure.status === 404 && failure.serverMessage === 'Chat not found';
+      const message = chatGone
+        ? 'Chat not found'
+        : target.kind === 'username'
           ? failure.status === 404
             ? messages.inviteUserNotFound
             : messages.inviteUserFailedPeriod
