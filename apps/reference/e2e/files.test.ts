@@ -147,6 +147,8 @@ describeBrowser('chat files in Chromium', () => {
       .waitFor();
     await expect.poll(() => files.getByRole('listitem').count()).toBe(1);
     await files.getByRole('button', { name: 'bob-notes.txt', exact: true }).waitFor();
+    // Bob's panel, open all along, follows Alice's deletions live.
+    await expect.poll(() => bobPanel.getByRole('list', { name: 'Files' }).getByRole('listitem').count(), { timeout: 10_000 }).toBe(1);
     const left = await bobPb.collection('files').getFullList({ filter: `chat='${chat.id}'` });
     expect(left.map((file) => file['original_name'])).toEqual(['bob-notes.txt']);
 

@@ -12,6 +12,7 @@ import { databaseVariants } from './support/databases';
 import { createChat, registerUser, type RegisteredUser } from './support/fixtures';
 import { rawRequest } from './support/http';
 import { startTestServer, type TestServer } from './support/testServer';
+import { authenticatedSocket } from './support/wsClient';
 
 const variants = await databaseVariants();
 const megabyte = 1024 * 1024;
@@ -453,6 +454,23 @@ describe.each(variants)('files ($name)', (variant) => {
     await afterRemoval.arrayBuffer();
 
     expect(redactUrl(location)).toBe(`/live/${chat.id}/~[redacted]/`);
+  });
+
+  it("tells every participant's sockets when a file is added or deleted, and nobody else", async () => {
+    const bobSocket = await authenticatedSocket(testServer.url, bob.pb.authStore.token);
+    const mallorySocket = await authenticatedSocket(testServer.url, mallory.pb.authStore.token);
+    try {
+      const created = await upload(alice, 'announce.txt', 'news\n');
+      const added = await bobSocket.nextOfType('chat_files_changed', 5_000);
+      expect(added).toEqual({ type: 'chat_files_changed', chat_id: chatId, action: 'added', file_id: created.body['id'] });
+      expect((await rawRequest(testServer.url, 'DELETE', `/api/collections/files/records/${String(created.body['id'])}`, { token: bearer(alice) })).status).toBe(204);
+      const deleted = await bobSocket.nextOfType('chat_files_changed', 5_000);
+      expect(deleted).toMatchObject({ action: 'deleted', file_id: created.body['id'] });
+      expect(await mallorySocket.collect((frame) => frame.type === 'chat_files_changed', 300)).toEqual([]);
+    } finally {
+      await bobSocket.close();
+      await mallorySocket.close();
+    }
   });
 
   it("deleting a chat removes its files from disk", async () => {

@@ -98,9 +98,12 @@ export interface PongFrame {
 export interface JoinedFrame {
   type: 'joined';
   chat_id: string;
-  /** The chat's highest seq when the replay ended (0 for an empty chat). */
+  /**
+   * The last seq the replay delivered (or, joining without after_seq, the chat's highest; 0 for
+   * an empty chat). When has_more is false, nothing up to the chat's newest message is missing.
+   */
   last_seq: number;
-  /** True when the replay stopped at its cap: page the rest (seq ≤ last_seq) through the record API. */
+  /** True when the replay stopped at its cap (500): page everything after last_seq through the record API. */
   has_more?: boolean;
 }
 
@@ -130,6 +133,17 @@ export interface ChatRemovedFrame {
 export interface ChatDeletedFrame {
   type: 'chat_deleted';
   chat_id: string;
+}
+
+/**
+ * A file of one of the user's chats was uploaded or deleted (issue 5), sent to every participant's
+ * sockets: an open files panel loads the list again.
+ */
+export interface ChatFilesChangedFrame {
+  type: 'chat_files_changed';
+  chat_id: string;
+  action: 'added' | 'deleted';
+  file_id: string;
 }
 
 /** Stable codes of error frames. */
@@ -163,6 +177,7 @@ export type ServerFrame =
   | ChatUpdatedFrame
   | ChatRemovedFrame
   | ChatDeletedFrame
+  | ChatFilesChangedFrame
   | PongFrame
   | ErrorFrame;
 

@@ -1,3 +1,4 @@
+import type { ChatFilesChangedFrame } from '@confab/client/protocol';
 import { userChannel, type ChatListEvent, type RevokeEvent } from '../realtime/channels';
 import type { UserRow } from '../store/repositories/users';
 import type { RecordCollection, RecordJson } from './collections/types';
@@ -45,7 +46,7 @@ export class ChatEvents {
     if (failures.length > 0) this.context.logger.error({ failures: failures.length }, 'chat event publish failed');
   }
 
-  private listEvent(chatId: string, frame: Record<string, unknown>, detach: boolean): ChatListEvent {
+  private listEvent(chatId: string, frame: object, detach: boolean): ChatListEvent {
     return { kind: 'chat_list', chat_id: chatId, frame: JSON.stringify(frame), detach };
   }
 
@@ -71,6 +72,17 @@ export class ChatEvents {
 
   async deleted(chatId: string, participants: readonly string[]): Promise<void> {
     await this.send(participants, this.listEvent(chatId, { type: 'chat_deleted', chat_id: chatId }, true));
+  }
+
+  /** A file was uploaded to or deleted from the chat: every participant's open files panel refreshes. */
+  async filesChanged(chatId: string, action: ChatFilesChangedFrame['action'], fileId: string): Promise<void> {
+    try {
+      const participants = (await this.context.store.chats.membersOf([chatId])).get(chatId)?.participants ?? [];
+      const frame: ChatFilesChangedFrame = { type: 'chat_files_changed', chat_id: chatId, action, file_id: fileId };
+      await this.send(participants, this.listEvent(chatId, frame, false));
+    } catch (error) {
+      this.context.logger.error({ error: String(error), chatId }, 'files event failed');
+    }
   }
 
   /** Tokens of the user were revoked: every instance closes that user's sockets. */

@@ -13,7 +13,10 @@ export interface ChatFiles {
   retry: () => void;
 }
 
-/** The chat's files through client.files.list, loaded again whenever `refreshKey` changes. */
+/**
+ * The chat's files through client.files.list, loaded again whenever `refreshKey` changes or the
+ * server says a file of the chat was added or deleted (chat_files_changed).
+ */
 export function useChatFiles(chatId: string, refreshKey: number): ChatFiles {
   const client = useConfabClient();
   const [state, setState] = useState<ChatFilesState>({ status: 'loading' });
@@ -35,6 +38,15 @@ export function useChatFiles(chatId: string, refreshKey: number): ChatFiles {
   }, [client, chatId, refreshKey, reloads]);
 
   const reload = useCallback(() => setReloads((count) => count + 1), []);
+
+  // Someone else uploaded or deleted a file of this chat: show the new list (the current one stays meanwhile).
+  useEffect(
+    () =>
+      client.realtime.on('chat_files_changed', (frame) => {
+        if (frame.chat_id === chatId) reload();
+      }),
+    [client, chatId, reload],
+  );
   const retry = useCallback(() => {
     setState({ status: 'loading' });
     setReloads((count) => count + 1);

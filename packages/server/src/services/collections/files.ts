@@ -4,6 +4,7 @@ import { filesSchema } from '../../store/collections';
 import { chatHasParticipant, never } from '../../store/conditions';
 import { formatTimestamp, newRecordId } from '../../store/ids';
 import type { FileRow } from '../../store/repositories/files';
+import type { ChatEvents } from '../chatEvents';
 import type { RequestAuth, ServiceContext } from '../context';
 import { removeRecordDirectory, StagedUpload, storedFilePath } from '../files/storage';
 import type { UploadQuota } from '../files/uploadQuota';
@@ -47,6 +48,7 @@ export class FilesCollection implements RecordCollection {
   constructor(
     private readonly context: ServiceContext,
     private readonly quota: UploadQuota,
+    private readonly chatEvents: ChatEvents,
   ) {}
 
   viewCondition(auth: RequestAuth) {
@@ -129,6 +131,7 @@ export class FilesCollection implements RecordCollection {
       throw error;
     }
     this.quota.spend(user.id, upload.size);
+    await this.chatEvents.filesChanged(chatId, 'added', id);
     return { id };
   }
 
@@ -143,5 +146,6 @@ export class FilesCollection implements RecordCollection {
     if (!(await this.context.store.chats.isParticipant(file.chat, auth.user.id))) throw recordErrors.notFound();
     await this.context.store.files.delete(id);
     removeRecordDirectory(this.context.config.dataDir, file.chat, file.id);
+    await this.chatEvents.filesChanged(file.chat, 'deleted', file.id);
   }
 }
