@@ -221,4 +221,6 @@ export interface AppConfig {
   websocket_url: string;
   environment: string;
   public_domain: string;
+  /** Domain of chat and personal inbox addresses (confab-server's CONFAB_MAIL_DOMAIN); a compatible addition. */
+  mail_domain?: string;
 }

@@ -121,6 +121,7 @@ describe.each(variants)('error hygiene ($name)', (variant) => {
       websocket_url: `ws://${host}/api/ws`,
       environment: expect.any(String),
       public_domain: host,
+      mail_domain: 'confab.localhost',
     });
   });
 });

@@ -38,6 +38,15 @@ describe('ConfabClient.loadConfig', () => {
     });
   });
 
+  it('keeps a served mail_domain, a compatible addition', async () => {
+    server.configAnswer = {
+      status: 200,
+      body: { api_base_url: 'https://api.confab.test', websocket_url: 'wss://api.confab.test/api/ws', environment: 'test', public_domain: 'confab.test', mail_domain: 'mail.confab.test' },
+    };
+    const client = new ConfabClient({ baseUrl: server.url });
+    expect((await client.loadConfig()).mail_domain).toBe('mail.confab.test');
+  });
+
   it('falls back to host-derived values when the call fails', async () => {
     server.configAnswer = { status: 500, body: { message: 'boom' } };
     const host = new URL(server.url).host;

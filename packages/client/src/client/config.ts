@@ -19,15 +19,17 @@ export function deriveConfigFromHost(baseUrl: string): AppConfig {
 export function mergeConfig(served: unknown, fallback: AppConfig): AppConfig {
   if (typeof served !== 'object' || served === null) return fallback;
   const values = served as Record<string, unknown>;
-  const pick = (key: keyof AppConfig): string => {
+  const pick = (key: Exclude<keyof AppConfig, 'mail_domain'>): string => {
     const value = values[key];
     return typeof value === 'string' && value !== '' ? value : fallback[key];
   };
+  const mailDomain = values['mail_domain'];
   return {
     api_base_url: pick('api_base_url'),
     websocket_url: pick('websocket_url'),
     environment: pick('environment'),
     public_domain: pick('public_domain'),
+    ...(typeof mailDomain === 'string' && mailDomain.trim() !== '' ? { mail_domain: mailDomain.trim() } : {}),
   };
 }
 

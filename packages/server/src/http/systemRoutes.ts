@@ -19,6 +19,8 @@ export function registerSystemRoutes(app: FastifyInstance, config: ServerConfig)
       websocket_url: websocket.toString(),
       environment: config.environment,
       public_domain: base.host,
+      // Compatible addition: the domain of chat and personal inbox addresses.
+      mail_domain: config.mailDomain,
     };
   });
 }

@@ -37,9 +37,14 @@ describe('ProfileScreen account', () => {
     expect(await screen.findByDisplayValue('alice@confab.test')).toBe(screen.getByLabelText('Personal inbox'));
   });
 
-  it("uses the config's public mail domain", async () => {
-    await setup((backend) => backend.override('GET /api/config', () => json(200, { public_domain: 'mail.example' })));
+  it("uses the server's mail domain for the personal inbox", async () => {
+    await setup((backend) => backend.override('GET /api/config', () => json(200, { public_domain: 'app.example:8443', mail_domain: 'mail.example' })));
     expect(await screen.findByDisplayValue('alice@mail.example')).toBe(screen.getByLabelText('Personal inbox'));
+  });
+
+  it('falls back to the public domain without its port when the server names no mail domain', async () => {
+    await setup((backend) => backend.override('GET /api/config', () => json(200, { public_domain: 'chat.example:8090' })));
+    expect(await screen.findByDisplayValue('alice@chat.example')).toBe(screen.getByLabelText('Personal inbox'));
   });
 
   it("says 'No changes to save.' for the same username", async () => {

@@ -41,7 +41,10 @@ export function ProfileScreen({ backTo = '/' }: ProfileScreenProps) {
     let active = true;
     client.loadConfig().then(
       (config) => {
-        if (active && config.public_domain && config.public_domain.trim() !== '') setDomain(config.public_domain.trim());
+        if (!active) return;
+        // The server names its mail domain; an older one only its host, whose port no address may carry.
+        const served = config.mail_domain ?? config.public_domain.trim().replace(/:\d+$/, '');
+        if (served !== '') setDomain(served);
       },
       () => undefined,
     );
