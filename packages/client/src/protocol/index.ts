@@ -154,6 +154,7 @@ export const errorCodes = [
   'not_a_participant',
   'invalid_message',
   'rate_limited',
+  'server_error',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

@@ -54,7 +54,7 @@ export class FrameHandlers {
       const user = await this.services.accounts.authenticate(token);
       if (user === undefined || (connection.userId !== undefined && connection.userId !== user.id)) {
         connection.send(JSON.stringify({ type: 'authError', message: 'Invalid or expired token' }));
-        connection.socket.close(closeCodes.unauthorized, 'Authentication failed');
+        connection.socket.close(closeCodes.authenticationFailed, 'Authentication failed');
         return;
       }
       if (connection.userId === undefined) {
@@ -114,7 +114,7 @@ export class FrameHandlers {
     validateContent(errors, 'content', frame.content);
     if (Object.keys(errors).length > 0) return connection.send(errorFrame('invalid_message', invalidMessageText(errors), ref));
     const author = await this.services.context.store.users.findById(userId);
-    if (author === undefined) return connection.socket.close(closeCodes.unauthorized, 'Account removed');
+    if (author === undefined) return connection.socket.close(closeCodes.authenticationFailed, 'Account removed');
     let posted;
     try {
       posted = await this.services.messaging.post(author, { chatId: frame.chat_id, content: frame.content, clientId: frame.client_id });

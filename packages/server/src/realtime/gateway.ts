@@ -91,14 +91,14 @@ export class Gateway {
     socket.on('close', this.onSocketClose);
     socket.on('error', ignoreSocketError);
     connection.authTimer = setTimeout(() => {
-      if (connection.userId === undefined) socket.close(closeCodes.unauthorized, 'Authentication timeout');
+      if (connection.userId === undefined) socket.close(closeCodes.authenticationFailed, 'Authentication timeout');
     }, this.options.authTimeoutMs);
   }
 
   private receive(connection: Connection, data: RawData, isBinary: boolean): void {
     if (byteLength(data) > maxFrameBytes) {
       connection.send(errorFrame('frame_too_large', `frames are limited to ${maxFrameBytes} bytes`));
-      connection.socket.close(closeCodes.tooLarge, 'Frame too large');
+      connection.socket.close(closeCodes.messageTooBig, 'Frame too large');
       return;
     }
     if (!connection.allowFrame(Date.now())) {
@@ -126,7 +126,7 @@ export class Gateway {
 
   private onUserEvent(connections: ReadonlySet<Connection>, event: UserEvent): void {
     if (event.kind === 'revoke') {
-      for (const connection of [...connections]) connection.socket.close(closeCodes.unauthorized, 'Token revoked');
+      for (const connection of [...connections]) connection.socket.close(closeCodes.authenticationFailed, 'Token revoked');
       return;
     }
     const data = Buffer.from(event.frame);

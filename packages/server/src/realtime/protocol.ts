@@ -3,22 +3,15 @@
  * and validated here, so the gateway only ever sees well-formed frames.
  */
 
-/** Frames above this size get a `frame_too_large` error and close 1009. */
-export const maxFrameBytes = 64 * 1024;
+import type { ErrorCode } from '@confab/client/protocol';
+
+// The wire constants both sides share live in @confab/client/protocol: frames above maxFrameBytes
+// get a `frame_too_large` error and close 1009 (closeCodes.messageTooBig).
+export { closeCodes, maxFrameBytes } from '@confab/client/protocol';
+export type { ErrorCode };
+
 /** Replay on join_chat sends at most this many messages; the rest are paged through the record API. */
 export const replayLimit = 500;
-export const closeCodes = { tooLarge: 1009, unauthorized: 4001, slowConsumer: 1013 } as const;
-
-export const errorCodes = [
-  'invalid_frame',
-  'frame_too_large',
-  'not_authenticated',
-  'not_a_participant',
-  'invalid_message',
-  'rate_limited',
-  'server_error',
-] as const;
-export type ErrorCode = (typeof errorCodes)[number];
 
 export type ClientFrame =
   | { type: 'authenticate_with_token'; token: string }

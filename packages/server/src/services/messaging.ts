@@ -6,10 +6,10 @@ import type { UserRow } from '../store/repositories/users';
 import { agentTypes } from './collections/agentTypes';
 import type { ServiceContext } from './context';
 import { recordErrors, throwIfErrors } from './recordErrors';
-import type { WireMessage } from '@confab/client/protocol';
+import { maxMessageLength, type WireMessage } from '@confab/client/protocol';
 
-/** The documented maximum length of a message body, in characters. */
-export const messageContentMaximum = 10_000;
+/** The longest message content after trimming, in characters (the protocol's maxMessageLength). */
+export const messageContentMaximum = maxMessageLength;
 export const messageTypes = ['regular', 'email', 'search', 'others'] as const;
 export const clientIdMaximum = 100;
 
