@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
-import { messages, toConfabError, validateCompleteSignup, validateCompleteSignupLink } from '@confab/client';
+import { useState } from 'react';
+import { messages, validateCompleteSignup, validateCompleteSignupLink } from '@confab/client';
 import { Alert } from '../../components/Alert/Alert';
 import { AuthLayout } from '../../components/AuthLayout/AuthLayout';
 import { Button } from '../../components/Button/Button';
 import { FormField } from '../../components/FormField/FormField';
+import { useFormSubmission } from '../../internal/useFormSubmission';
 import { useConfabClient, useNavigate } from '../../provider/hooks';
 
 export interface CompleteSignupPageProps {
@@ -22,8 +23,7 @@ export function CompleteSignupPage({ userId, chatId, tempPassword }: CompleteSig
   const navigate = useNavigate();
   const [username, setUsername] = useState('');
   const [displayName, setDisplayName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, handle } = useFormSubmission(messages.completeSignupFailed);
   const linkProblem = validateCompleteSignupLink({ userId: userId ?? null, chatId: chatId ?? null, tempPassword: tempPassword ?? null });
 
   if (linkProblem !== null || !userId || !chatId || !tempPassword) {
@@ -37,24 +37,13 @@ export function CompleteSignupPage({ userId, chatId, tempPassword }: CompleteSig
     );
   }
 
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    const invalid = validateCompleteSignup({ username });
-    if (invalid !== null) {
-      setError(invalid);
-      return;
-    }
-    setError(null);
-    setBusy(true);
-    try {
+  const handleSubmit = handle(
+    () => validateCompleteSignup({ username }),
+    async () => {
       await client.account.completeSignup({ userId, tempPassword, username, displayName });
       navigate(`/chat/${chatId}`);
-    } catch (failure) {
-      setError(toConfabError(failure).serverMessage ?? messages.completeSignupFailed);
-      setBusy(false);
-    }
-  };
+    },
+  );
 
   return (
     <AuthLayout title="Complete Your Signup" description="Choose how others see you in the chat.">

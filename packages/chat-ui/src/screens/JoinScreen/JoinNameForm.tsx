@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
-import { messages, toConfabError, validateShareableName, type Invitation } from '@confab/client';
+import { useState } from 'react';
+import { messages, validateShareableName, type Invitation } from '@confab/client';
 import { Alert } from '../../components/Alert/Alert';
 import { AuthLayout } from '../../components/AuthLayout/AuthLayout';
 import { Button } from '../../components/Button/Button';
 import { FormField } from '../../components/FormField/FormField';
+import { useFormSubmission } from '../../internal/useFormSubmission';
 import { useComponents } from '../../provider/ComponentsContext';
 import { useConfabClient } from '../../provider/hooks';
 import { joinLoginPath } from './joinPaths';
@@ -22,20 +23,11 @@ export function JoinNameForm({ token, invitation, onJoined }: JoinNameFormProps)
   const client = useConfabClient();
   const { Link } = useComponents();
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, handle } = useFormSubmission(messages.joinChatFailed);
 
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    const invalid = validateShareableName({ name });
-    if (invalid !== null) {
-      setError(invalid);
-      return;
-    }
-    setError(null);
-    setBusy(true);
-    try {
+  const handleSubmit = handle(
+    () => validateShareableName({ name }),
+    async () => {
       const result = await client.invitations.acceptShareable(token, name);
       const chatId = result.chat_id || invitation.chat_id;
       if (result.temp_password && result.username) {
@@ -47,11 +39,8 @@ export function JoinNameForm({ token, invitation, onJoined }: JoinNameFormProps)
         }
       }
       onJoined(chatId);
-    } catch (failure) {
-      setError(toConfabError(failure).serverMessage ?? messages.joinChatFailed);
-      setBusy(false);
-    }
-  };
+    },
+  );
 
   return (
     <AuthLayout

@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
-import { messages, toConfabError, validateInvitationSignup, type Invitation } from '@confab/client';
+import { useState } from 'react';
+import { messages, validateInvitationSignup, type Invitation } from '@confab/client';
 import { Alert } from '../../components/Alert/Alert';
 import { AuthLayout } from '../../components/AuthLayout/AuthLayout';
 import { Button } from '../../components/Button/Button';
 import { FormField } from '../../components/FormField/FormField';
+import { useFormSubmission } from '../../internal/useFormSubmission';
 import { useComponents } from '../../provider/ComponentsContext';
 import { useConfabClient } from '../../provider/hooks';
 import { joinLoginPath } from './joinPaths';
@@ -22,20 +23,11 @@ export function JoinSignupForm({ token, invitation, onJoined }: JoinSignupFormPr
   const [displayName, setDisplayName] = useState('');
   const [password, setPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, handle } = useFormSubmission(messages.completeSignupFailed);
 
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    const invalid = validateInvitationSignup({ username, password, confirmPassword });
-    if (invalid !== null) {
-      setError(invalid);
-      return;
-    }
-    setError(null);
-    setBusy(true);
-    try {
+  const handleSubmit = handle(
+    () => validateInvitationSignup({ username, password, confirmPassword }),
+    async () => {
       const result = await client.invitations.acceptEmail(token, { username, password, display_name: displayName });
       const chatId = result.chat_id || invitation.chat_id;
       try {
@@ -46,11 +38,8 @@ export function JoinSignupForm({ token, invitation, onJoined }: JoinSignupFormPr
         return;
       }
       onJoined(chatId);
-    } catch (failure) {
-      setError(toConfabError(failure).serverMessage ?? messages.completeSignupFailed);
-      setBusy(false);
-    }
-  };
+    },
+  );
 
   return (
     <AuthLayout
