@@ -1,4 +1,4 @@
-import { fileExtension } from '@confab/client/rules';
+import { fileExtension, messages, mimeFromExtension, uploadExtensions } from '@confab/client/rules';
 import { fieldErrors, validationError, type FieldErrors } from '../../errors';
 import { filesSchema } from '../../store/collections';
 import { chatHasParticipant, never } from '../../store/conditions';
@@ -9,12 +9,9 @@ import type { RequestAuth, ServiceContext } from '../context';
 import { removeRecordDirectory, StagedUpload, storedFilePath } from '../files/storage';
 import type { UploadQuota } from '../files/uploadQuota';
 import {
-  allowedUploadExtensions,
   cleanOriginalName,
   contentMatchesExtension,
   descriptionMaximum,
-  isAllowedExtension,
-  mimeTypeOf,
   sniffBytes,
   storedFileName,
 } from '../files/uploadRules';
@@ -25,7 +22,7 @@ import { collectionIds, type CreatedRecord, type RecordCollection, type RecordJs
 const fileErrors = {
   unsupported: (extension: string) => ({
     code: 'validation_invalid_file_type',
-    message: `Unsupported file format: ${extension || '(none)'}. Supported formats: ${allowedUploadExtensions.join(', ')}`,
+    message: messages.unsupportedFileFormat(extension || '(none)'),
   }),
   mismatch: (extension: string) => ({
     code: 'validation_invalid_file_content',
@@ -97,7 +94,7 @@ export class FilesCollection implements RecordCollection {
     }
     const originalName = cleanOriginalName(upload.clientName);
     const extension = fileExtension(originalName);
-    if (!isAllowedExtension(extension)) {
+    if (!uploadExtensions.includes(extension)) {
       const problem = fileErrors.unsupported(extension);
       throw validationError(problem.message, { ...errors, file: problem });
     }
@@ -120,7 +117,7 @@ export class FilesCollection implements RecordCollection {
         uploaded_by: user.id,
         file: stored,
         original_name: originalName,
-        mime_type: mimeTypeOf(extension),
+        mime_type: mimeFromExtension(extension),
         size: upload.size,
         description,
         created: now,

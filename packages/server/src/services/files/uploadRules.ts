@@ -1,23 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { constants, fileExtension, mimeFromExtension } from '@confab/client/rules';
+import { constants, fileExtension } from '@confab/client/rules';
 
 /**
- * What may be uploaded (spec §5): the document extensions plus the audio types the files panel
- * previews, at most 100 MB, and content that agrees with its extension.
+ * What may be uploaded (spec §5): the extensions of @confab/client's `uploadExtensions` (documents
+ * and the audio types the files panel previews), at most 100 MB, and content that agrees with
+ * its extension. The extension list, mime map and texts are the client's, so both sides agree.
  */
 export const uploadMaximumBytes = constants.upload.maxSizeBytes;
-export const allowedUploadExtensions: readonly string[] = [...constants.upload.allowedExtensions, ...constants.upload.audioExtensions];
 export const descriptionMaximum = 1000;
 /** The first bytes kept while streaming, enough for every signature and the text check. */
 export const sniffBytes = 8192;
-
-export function isAllowedExtension(extension: string): boolean {
-  return allowedUploadExtensions.includes(extension);
-}
-
-export function mimeTypeOf(extension: string): string {
-  return mimeFromExtension(extension);
-}
 
 /**
  * The client's file name reduced to a display name: the last path part (either slash), no
