@@ -191,6 +191,24 @@ describe.each(variants)('files ($name)', (variant) => {
     expect(incomingLeft()).toEqual([]);
   });
 
+  it('answers malformed multipart bodies with 400 and keeps serving', async () => {
+    const post = (contentType: string, body: string) =>
+      fetch(`${testServer.url}/api/collections/files/records`, { method: 'POST', headers: { 'content-type': contentType, authorization: bearer(alice) }, body });
+    const cases: Array<[string, string]> = [
+      ['multipart/form-data', '--x\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhi\r\n--x--\r\n'],
+      ['multipart/form-data; boundary=x', 'not a multipart body at all'],
+      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\ncut short'],
+      ['multipart/form-data; boundary=x', `--x\r\nContent-Disposition: form-data; name="chat"\r\n\r\n${chatId}\r\n--x--\r\n`],
+    ];
+    for (const [contentType, body] of cases) {
+      const response = await post(contentType, body);
+      expect(response.status, body.slice(0, 40)).toBe(400);
+      expect(((await response.json()) as { message: string }).message).toEqual(expect.any(String));
+    }
+    expect(incomingLeft()).toEqual([]);
+    expect((await rawRequest(testServer.url, 'GET', '/api/health')).status).toBe(200);
+  });
+
   it('refuses unsupported formats and content that contradicts its extension', async () => {
     const exe = await upload(alice, 'setup.exe', 'MZ\u0090\u0000');
     expect(exe.status).toBe(400);
