@@ -24,6 +24,11 @@ export interface ServerOptions {
   publicUrl?: string;
   logger?: boolean;
   /**
+   * Where the log lines (JSON, one a line) go when `logger` is true; default stdout. Lets an
+   * embedding process or a test read them.
+   */
+  logStream?: NodeJS.WritableStream;
+  /**
    * Trust X-Forwarded-For/-Proto from a reverse proxy (env CONFAB_TRUST_PROXY=1), so per-IP
    * login limits and derived URLs see the real client. Default false.
    */
@@ -45,6 +50,23 @@ export interface ServerOptions {
    * past it uploads answer 429 until the hour is over. A bound on how fast a disk can be filled.
    */
   uploadMegabytesPerUserPerHour?: number;
+  /**
+   * A request whose body makes no progress for this long loses its connection, and a partial
+   * upload is removed (env CONFAB_BODY_TIMEOUT_SECONDS). Default 30 000 ms. Slow but steady bodies
+   * are not cut: only a silence this long is.
+   */
+  bodyTimeoutMs?: number;
+  /** Accounts one IP address may register per hour (env CONFAB_SIGNUPS_PER_IP_PER_HOUR). Default 30; 429 past it. */
+  signupsPerIpPerHour?: number;
+  /**
+   * Messages one user may post per second, over the WebSocket and HTTP together (env
+   * CONFAB_MESSAGES_PER_USER_PER_SECOND). Default 20, bursts of twice that; 429 or a `rate_limited` frame past it.
+   */
+  messagesPerUserPerSecond?: number;
+  /** Invitations (by e-mail or username) one user may send per hour (env CONFAB_INVITATIONS_PER_USER_PER_HOUR). Default 20. */
+  invitationsPerUserPerHour?: number;
+  /** Invitations into one chat per hour, whoever sends them (env CONFAB_INVITATIONS_PER_CHAT_PER_HOUR). Default 40. */
+  invitationsPerChatPerHour?: number;
   /** Test clock. */
   now?: () => Date;
 }
@@ -62,11 +84,17 @@ export interface ServerConfig {
   webDir: string | undefined;
   publicUrl: string | undefined;
   logger: boolean;
+  logStream: NodeJS.WritableStream | undefined;
   trustProxy: boolean;
   allowedOrigins: string[];
   wsFramesPerSecond: number;
   temporaryAccountsPerIpPerHour: number;
   uploadMegabytesPerUserPerHour: number;
+  bodyTimeoutMs: number;
+  signupsPerIpPerHour: number;
+  messagesPerUserPerSecond: number;
+  invitationsPerUserPerHour: number;
+  invitationsPerChatPerHour: number;
   environment: string;
   now: () => Date;
 }
@@ -75,6 +103,19 @@ const defaultPort = 8090;
 const defaultWsFramesPerSecond = 20;
 const defaultTemporaryAccountsPerIpPerHour = 100;
 const defaultUploadMegabytesPerUserPerHour = 2048;
+const defaultBodyTimeoutMs = 30_000;
+const defaultSignupsPerIpPerHour = 30;
+const defaultMessagesPerUserPerSecond = 20;
+const defaultInvitationsPerUserPerHour = 20;
+const defaultInvitationsPerChatPerHour = 40;
+
+function numberOrUndefined(text: string | undefined): number | undefined {
+  return text === undefined || text.trim() === '' ? undefined : Number(text);
+}
+
+function secondsToMilliseconds(seconds: number | undefined): number | undefined {
+  return seconds === undefined ? undefined : seconds * 1000;
+}
 
 function positiveOr(value: number | undefined, fallback: number): number {
   return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
@@ -127,6 +168,11 @@ export function optionsFromEnvironment(
       environment['CONFAB_TEMPORARY_ACCOUNTS_PER_IP_PER_HOUR'] === undefined ? undefined : Number(environment['CONFAB_TEMPORARY_ACCOUNTS_PER_IP_PER_HOUR']),
     uploadMegabytesPerUserPerHour:
       environment['CONFAB_UPLOAD_MB_PER_USER_PER_HOUR'] === undefined ? undefined : Number(environment['CONFAB_UPLOAD_MB_PER_USER_PER_HOUR']),
+    bodyTimeoutMs: secondsToMilliseconds(numberOrUndefined(environment['CONFAB_BODY_TIMEOUT_SECONDS'])),
+    signupsPerIpPerHour: numberOrUndefined(environment['CONFAB_SIGNUPS_PER_IP_PER_HOUR']),
+    messagesPerUserPerSecond: numberOrUndefined(environment['CONFAB_MESSAGES_PER_USER_PER_SECOND']),
+    invitationsPerUserPerHour: numberOrUndefined(environment['CONFAB_INVITATIONS_PER_USER_PER_HOUR']),
+    invitationsPerChatPerHour: numberOrUndefined(environment['CONFAB_INVITATIONS_PER_CHAT_PER_HOUR']),
   };
   return options;
 }
@@ -165,11 +211,17 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     webDir: nonEmpty(options.webDir) === undefined ? undefined : resolve(options.webDir as string),
     publicUrl: nonEmpty(options.publicUrl)?.replace(/\/+$/, ''),
     logger: options.logger ?? false,
+    logStream: options.logStream,
     trustProxy: options.trustProxy ?? false,
     allowedOrigins: (options.allowedOrigins ?? []).map((origin) => origin.replace(/\/+$/, '')),
     wsFramesPerSecond: positiveOr(options.wsFramesPerSecond, defaultWsFramesPerSecond),
     temporaryAccountsPerIpPerHour: Math.floor(positiveOr(options.temporaryAccountsPerIpPerHour, defaultTemporaryAccountsPerIpPerHour)),
     uploadMegabytesPerUserPerHour: positiveOr(options.uploadMegabytesPerUserPerHour, defaultUploadMegabytesPerUserPerHour),
+    bodyTimeoutMs: positiveOr(options.bodyTimeoutMs, defaultBodyTimeoutMs),
+    signupsPerIpPerHour: Math.floor(positiveOr(options.signupsPerIpPerHour, defaultSignupsPerIpPerHour)),
+    messagesPerUserPerSecond: positiveOr(options.messagesPerUserPerSecond, defaultMessagesPerUserPerSecond),
+    invitationsPerUserPerHour: Math.floor(positiveOr(options.invitationsPerUserPerHour, defaultInvitationsPerUserPerHour)),
+    invitationsPerChatPerHour: Math.floor(positiveOr(options.invitationsPerChatPerHour, defaultInvitationsPerChatPerHour)),
     environment: process.env['NODE_ENV'] ?? 'production',
     now: options.now ?? (() => new Date()),
   };

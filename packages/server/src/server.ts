@@ -7,6 +7,7 @@ import { createMailTransport } from './mail/index';
 import { createServiceContext, type ServiceLogger } from './services/context';
 import { createServices } from './services/index';
 import { removeStaleIncoming } from './services/files/storage';
+import { createRateLimits } from './services/limits/rateLimits';
 import { openDatabase } from './store/database';
 import { createStore } from './store/store';
 
@@ -58,7 +59,8 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
   removeStaleIncoming(config.dataDir, config.now());
   const onBusError = (error: unknown) => logger.error({ error: String(error) }, 'bus error');
   const bus: Bus = config.redisUrl === undefined ? new InProcessBus(onBusError) : new RedisBus(config.redisUrl, onBusError);
-  const context = createServiceContext({ config, store, mail, bus, logger, publicUrl: () => config.publicUrl ?? url });
+  const rateLimits = createRateLimits(config, (error) => logger.error({ error: String(error) }, 'rate limit store error'));
+  const context = createServiceContext({ config, store, mail, bus, rateLimits, logger, publicUrl: () => config.publicUrl ?? url });
   const services = createServices(context);
   const app = await buildApp(config, services);
   log = app.log;
@@ -73,6 +75,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
   } catch (error) {
     await gateway.close();
     await bus.close();
+    await rateLimits.close();
     await database.close();
     throw error;
   }
@@ -87,6 +90,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
       await gateway.close();
       await app.close();
       await bus.close();
+      await rateLimits.close();
       await mail.close();
       await database.close();
     },

@@ -13,7 +13,8 @@ let dataDir: string;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'confab-client-it-'));
-  server = await startServer({ port: 0, host: '127.0.0.1', dataDir, logger: false });
+  // The resume test writes 620 messages as fast as it can: above the per-user message limit.
+  server = await startServer({ port: 0, host: '127.0.0.1', dataDir, logger: false, messagesPerUserPerSecond: 10_000 });
 });
 
 afterAll(async () => {

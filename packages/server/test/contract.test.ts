@@ -109,7 +109,8 @@ describe.each(variants)('record API contract with the pocketbase SDK ($name)', (
         email: 'stolen@example.test',
       });
       // Issue 4: the key never comes back in plaintext, only whether it is set.
-      expect(updated).toMatchObject({ name: 'Erin', openai_api_key_set: true, gemini_api_key_set: false, signup_completed: true, is_admin: false });
+      // signup_completed and is_admin belong to the server (security review, finding 8).
+      expect(updated).toMatchObject({ name: 'Erin', openai_api_key_set: true, gemini_api_key_set: false, signup_completed: false, is_admin: false });
       expect(JSON.stringify(updated)).not.toContain('sk-test-123');
       expect(updated['email']).toBe(erin.email);
       const stored = await testServer.probe.rows('select openai_api_key_encrypted from users where id = $1', [erin.record.id]);

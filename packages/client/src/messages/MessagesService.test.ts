@@ -178,4 +178,16 @@ describe('messages.send', () => {
     gateway.push({ type: 'error', code: 'invalid_message', message: 'Message is too long', ref: refused.client_id ?? '' });
     await waitUntil(() => state().messages.at(-1)?.status === 'failed', 'refused');
   });
+
+  it.each(['rate_limited', 'not_a_participant'] as const)('fails a send refused with %s at once, and Retry sends it again', async (code) => {
+    gateway.swallowSends = true;
+    const refused = client.messages.send('chat1', 'too fast, say');
+    await waitUntil(() => sends().length >= 1, 'send');
+    gateway.push({ type: 'error', code, message: 'refused', ref: refused.client_id ?? '' });
+    await waitUntil(() => state().messages.at(-1)?.status === 'failed', 'refused');
+    const before = sends().length;
+    client.messages.retry(refused.client_id ?? '');
+    expect(state().messages.at(-1)?.status).toBe('pending');
+    await waitUntil(() => sends().length === before + 1, 'sent again');
+  });
 });

@@ -28,6 +28,9 @@ export interface MessagesServiceDependencies {
   getChat: (chatId: string) => Promise<ChatRecord>;
 }
 
+
+/** Error codes that refuse one send_message: the frame's ref is the message's client_id. */
+const refusedSendCodes: ReadonlySet<string> = new Set(['invalid_message', 'rate_limited', 'not_a_participant']);
 /**
  * The open chat's messages (spec §7 messages and realtime): history by keyset pages over the
  * record API, live and missed messages from the gateway merged by seq, and optimistic sending.
@@ -53,8 +56,10 @@ export class MessagesService {
     realtime.on('joined', ({ chat_id, has_more }) => {
       if (has_more === true && chat_id === this.openChatId) void this.fillGap(chat_id);
     });
+    // A refused send names its client_id as ref: it fails at once instead of timing out, and
+    // Retry sends it again (a rate-limited one goes through once the sender slows down).
     realtime.on('error', ({ code, ref }) => {
-      if (code === 'invalid_message' && ref !== undefined) this.markFailed(ref);
+      if (ref !== undefined && refusedSendCodes.has(code)) this.markFailed(ref);
     });
     // A socket that closes takes every unconfirmed send with it.
     realtime.on('state', ({ state }) => {

@@ -3,4 +3,5 @@
 export { constants } from '../constants';
 export { fileExtension, isAllowedUpload, isAudioFile, uploadExtensions, validateUpload } from '../validation/upload';
 export { messages } from '../validation/messages';
+export { stripUnsafeCharacters } from '../validation/unsafeCharacters';
 export { mimeFromExtension, mimeTypes, defaultMimeType } from '../format/mime';

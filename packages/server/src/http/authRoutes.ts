@@ -40,14 +40,14 @@ export function registerAuthRoutes(app: FastifyInstance, services: Services): vo
 
   app.post<{ Params: CollectionParams }>(`${base}/request-password-reset`, async (request, reply) => {
     requireUsers(request.params.collection);
-    await services.accounts.requestPasswordReset(readString(objectBody(request), 'email'), request.ip);
+    await services.passwordResets.request(readString(objectBody(request), 'email'), request.ip);
     return reply.code(204).send();
   });
 
   app.post<{ Params: CollectionParams }>(`${base}/confirm-password-reset`, async (request, reply) => {
     requireUsers(request.params.collection);
     const body = objectBody(request);
-    await services.accounts.confirmPasswordReset(
+    await services.passwordResets.confirm(
       {
         token: readString(body, 'token'),
         password: readString(body, 'password'),

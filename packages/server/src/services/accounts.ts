@@ -1,23 +1,20 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { ConfabServerError, fieldErrors, validationError, type FieldErrors } from '../errors';
-import { formatTimestamp, newRecordId, randomAlphanumeric } from '../store/ids';
+import { formatTimestamp, randomAlphanumeric } from '../store/ids';
 import type { UserRow } from '../store/repositories/users';
-import { passwordResetMail } from '../mail/templates';
+import { agentTypes } from './collections/agentTypes';
 import { collectionIds } from './collections/types';
 import type { ChatEvents } from './chatEvents';
 import type { RequestAuth, ServiceContext } from './context';
+import { tooManyRequests } from './limits/rateLimits';
 import { hashPassword, spendDecoyVerification, verifyPassword } from './passwords';
-import { attemptLimits } from './rateLimiter';
 import { authTokenLifetimeSeconds, fileTokenLifetimeSeconds, peekClaims, signAuthToken, signingKey, verifyAuthToken, verifyFileToken } from './tokens';
-import { resetPasswordMinimum, validatePasswordPair } from './userValidation';
 
-const resetTokenLifetimeMs = 60 * 60 * 1000;
-
-export function hashResetToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+/** Agents authenticate with API keys on their own endpoints, never with a password. */
+function signsInWithPassword(user: UserRow): boolean {
+  return !(agentTypes as readonly string[]).includes(user.type);
 }
 
-/** Accounts: authentication, tokens, password reset, with per-account and per-IP limits. */
+/** Accounts: sign-in with its limits, auth and file tokens, password changes and session ends. */
 export class AccountsService {
   constructor(
     private readonly context: ServiceContext,
@@ -64,21 +61,10 @@ export class AccountsService {
     return verified === undefined ? undefined : user;
   }
 
-  private throwIfLimited(scope: string, account: string, ip: string): void {
-    const limiter = this.context.rateLimiter;
-    if (
-      limiter.isLimited(`${scope}:pair:${account}:${ip}`, attemptLimits.perAccountAndIp) ||
-      limiter.isLimited(`${scope}:ip:${ip}`, attemptLimits.perIp)
-    ) {
-      throw new ConfabServerError('tooManyRequests');
-    }
-  }
-
-  private recordAttempt(scope: string, account: string, ip: string): void {
-    this.context.rateLimiter.record(`${scope}:pair:${account}:${ip}`, attemptLimits.perAccountAndIp);
-    this.context.rateLimiter.record(`${scope}:ip:${ip}`, attemptLimits.perIp);
-  }
-
+  /**
+   * Password sign-in. Failures count per resolved account, so a username, its e-mail and its
+   * record id share one allowance, and per client address; past either the answer is 429.
+   */
   async authWithPassword(identity: string | undefined, password: string | undefined, ip: string): Promise<UserRow> {
     const errors: FieldErrors = {};
     if (identity === undefined || identity.trim() === '') errors['identity'] = fieldErrors.required();
@@ -86,81 +72,45 @@ export class AccountsService {
     if (identity === undefined || password === undefined || Object.keys(errors).length > 0) {
       throw validationError('Failed to authenticate.', errors);
     }
-    const account = identity.trim().toLowerCase();
-    this.throwIfLimited('login', account, ip);
-    const user = await this.context.store.users.findByIdentity(account);
+    const found = await this.context.store.users.findByIdentity(identity);
+    const user = found !== undefined && signsInWithPassword(found) ? found : undefined;
+    const limits = this.context.rateLimits;
+    const accountKey = `login:account:${user?.id ?? `unknown:${identity.trim().toLowerCase()}`}`;
+    const ipKey = `attempts:ip:${ip}`;
+    if (
+      (await limits.isExhausted(accountKey, limits.limits.loginFailuresPerAccount)) ||
+      (await limits.isExhausted(ipKey, limits.limits.attemptsPerIp))
+    ) {
+      throw tooManyRequests();
+    }
     const valid = user === undefined ? (await spendDecoyVerification(password), false) : await verifyPassword(user.password_hash, password);
     if (user === undefined || !valid) {
-      this.recordAttempt('login', account, ip);
+      await limits.spend(accountKey, limits.limits.loginFailuresPerAccount);
+      await limits.spend(ipKey, limits.limits.attemptsPerIp);
       throw validationError('Failed to authenticate.', {});
     }
-    this.context.rateLimiter.clear(`login:pair:${account}:${ip}`);
+    await limits.forget(accountKey, limits.limits.loginFailuresPerAccount);
     return user;
   }
 
   /**
-   * Sets a new password and rotates token_key, so every earlier token stops working, and closes
-   * the user's open sockets on every instance.
+   * Sets a new password and rotates token_key, so every earlier token stops working; ends every
+   * outstanding reset link and closes the user's open sockets on every instance.
    */
   async changePassword(userId: string, password: string): Promise<void> {
+    const now = formatTimestamp(this.context.config.now());
     await this.context.store.users.update(userId, {
       password_hash: await hashPassword(password),
       token_key: randomAlphanumeric(50),
-      updated: formatTimestamp(this.context.config.now()),
+      updated: now,
     });
+    await this.context.store.passwordResets.revokeForUser(userId, now);
     await this.endSessions(userId);
   }
 
   /** Closes the user's sockets on every instance (their tokens no longer work). */
   async endSessions(userId: string): Promise<void> {
     await this.chatEvents.revoked(userId);
-  }
-
-  /** Always succeeds silently for unknown addresses: answers must not reveal who has an account. */
-  async requestPasswordReset(email: string | undefined, ip: string): Promise<void> {
-    if (email === undefined || email.trim() === '') throw validationError('An error occurred while validating the submitted data.', { email: fieldErrors.required() });
-    const account = email.trim().toLowerCase();
-    this.throwIfLimited('reset-request', account, ip);
-    this.recordAttempt('reset-request', account, ip);
-    const user = await this.context.store.users.findByEmail(account);
-    if (user === undefined) return;
-    const token = randomBytes(32).toString('base64url');
-    const now = this.context.config.now();
-    await this.context.store.passwordResets.replaceForUser({
-      id: newRecordId(),
-      user_id: user.id,
-      token_hash: hashResetToken(token),
-      expires: formatTimestamp(new Date(now.getTime() + resetTokenLifetimeMs)),
-      used_at: null,
-      created: formatTimestamp(now),
-    });
-    const link = `${this.context.publicUrl()}/reset-password?token=${encodeURIComponent(token)}`;
-    const from = `Confab <no-reply@${this.context.config.mailDomain}>`;
-    try {
-      await this.context.mail.send(passwordResetMail({ to: user.email, from, username: user.username, link }));
-    } catch (error) {
-      this.context.logger.error({ error: String(error) }, 'password reset mail failed');
-    }
-  }
-
-  async confirmPasswordReset(
-    input: { token: string | undefined; password: string | undefined; passwordConfirm: string | undefined },
-    ip: string,
-  ): Promise<void> {
-    this.throwIfLimited('reset-confirm', 'any', ip);
-    const errors: FieldErrors = {};
-    if (input.token === undefined || input.token === '') errors['token'] = fieldErrors.required();
-    validatePasswordPair(errors, input.password, input.passwordConfirm, resetPasswordMinimum);
-    if (Object.keys(errors).length > 0) throw validationError('An error occurred while validating the submitted data.', errors);
-    const stored = await this.context.store.passwordResets.findByHash(hashResetToken(input.token ?? ''));
-    const now = this.context.config.now();
-    const nowText = formatTimestamp(now);
-    const usable = stored !== undefined && stored.used_at === null && stored.expires > nowText;
-    if (!usable || !(await this.context.store.passwordResets.consume(stored.id, nowText))) {
-      this.recordAttempt('reset-confirm', 'any', ip);
-      throw validationError('Failed to confirm password reset.', { token: fieldErrors.invalidToken() });
-    }
-    await this.changePassword(stored.user_id, input.password ?? '');
   }
 
   /** A refresh needs a valid, current token. */

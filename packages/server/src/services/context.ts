@@ -4,7 +4,7 @@ import type { Bus } from '../realtime/bus';
 import type { UserRow } from '../store/repositories/users';
 import type { Store } from '../store/store';
 import { ContentCipher } from './contentCipher';
-import { RateLimiter } from './rateLimiter';
+import type { RateLimits } from './limits/rateLimits';
 
 export interface ServiceLogger {
   info(object: Record<string, unknown>, message: string): void;
@@ -18,7 +18,8 @@ export interface ServiceContext {
   store: Store;
   messageCipher: ContentCipher;
   providerKeyCipher: ContentCipher;
-  rateLimiter: RateLimiter;
+  /** Per-person, per-address and per-chat limits (shared through Redis when REDIS_URL is set). */
+  rateLimits: RateLimits;
   mail: MailTransport;
   /** Realtime fan-out: in-process, or Redis across instances. */
   bus: Bus;
@@ -38,6 +39,7 @@ export function createServiceContext(options: {
   store: Store;
   mail: MailTransport;
   bus: Bus;
+  rateLimits: RateLimits;
   logger: ServiceLogger;
   publicUrl: () => string;
 }): ServiceContext {
@@ -45,6 +47,5 @@ export function createServiceContext(options: {
     ...options,
     messageCipher: new ContentCipher(options.config.secret, 'message-content'),
     providerKeyCipher: new ContentCipher(options.config.secret, 'provider-api-keys'),
-    rateLimiter: new RateLimiter(() => options.config.now().getTime()),
   };
 }

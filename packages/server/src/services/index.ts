@@ -1,5 +1,6 @@
 import { AccountsService } from './accounts';
 import { ChatEvents } from './chatEvents';
+import { ChatMembershipService } from './chatMembership';
 import { ChatsCollection } from './collections/chats';
 import { FilesCollection } from './collections/files';
 import { MessagesCollection } from './collections/messages';
@@ -11,15 +12,18 @@ import { UploadQuota } from './files/uploadQuota';
 import { InvitationsService } from './invitations';
 import { MessagingService } from './messaging';
 import { OnboardingService } from './onboarding';
+import { PasswordResetService } from './passwordResets';
 import { RecordsService } from './records';
 
 export interface Services {
   context: ServiceContext;
   accounts: AccountsService;
+  passwordResets: PasswordResetService;
   records: RecordsService;
   users: UsersCollection;
   messaging: MessagingService;
   chatEvents: ChatEvents;
+  chatMembership: ChatMembershipService;
   invitations: InvitationsService;
   onboarding: OnboardingService;
   fileAccess: FileAccessService;
@@ -29,6 +33,7 @@ export interface Services {
 export function createServices(context: ServiceContext): Services {
   const chatEvents = new ChatEvents(context);
   const accounts = new AccountsService(context, chatEvents);
+  const passwordResets = new PasswordResetService(context, accounts);
   const users = new UsersCollection(context, accounts);
   const messaging = new MessagingService(context);
   const uploadQuota = new UploadQuota(context);
@@ -41,7 +46,8 @@ export function createServices(context: ServiceContext): Services {
   const records = new RecordsService(context, collections);
   chatEvents.attach(records, users);
   const invitations = new InvitationsService(context, accounts, chatEvents);
+  const chatMembership = new ChatMembershipService(context, accounts, chatEvents);
   const onboarding = new OnboardingService(context, accounts);
   const fileAccess = new FileAccessService(context, accounts);
-  return { context, accounts, records, users, messaging, chatEvents, invitations, onboarding, fileAccess, uploadQuota };
+  return { context, accounts, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota };
 }

@@ -5,6 +5,7 @@ import type { MessageRow, MessageWithAuthor } from '../store/repositories/messag
 import type { UserRow } from '../store/repositories/users';
 import { agentTypes } from './collections/agentTypes';
 import type { ServiceContext } from './context';
+import { tooManyRequests } from './limits/rateLimits';
 import { recordErrors, throwIfErrors } from './recordErrors';
 import { maxMessageLength, type WireMessage } from '@confab/client/protocol';
 
@@ -12,6 +13,7 @@ import { maxMessageLength, type WireMessage } from '@confab/client/protocol';
 export const messageContentMaximum = maxMessageLength;
 export const messageTypes = ['regular', 'email', 'search', 'others'] as const;
 export const clientIdMaximum = 100;
+export const messageRateLimitedText = 'You are sending messages too fast. Please wait a moment and try again.';
 
 /** Spec §3 normalised message plus `seq` and `is_agent`: the wire type shared with the client. */
 export type { WireMessage };
@@ -87,11 +89,18 @@ export class MessagingService {
     }));
   }
 
-  /** Validates, stores (encrypted, next seq) and publishes on `chat:<id>`. Participants only. */
+  /**
+   * Validates, stores (encrypted, next seq) and publishes on `chat:<id>`. Participants only, at
+   * most `messagesPerUserPerSecond` per author across HTTP and every socket (429 past it).
+   */
   async post(author: UserRow, input: PostInput): Promise<PostedMessage> {
     const chatId = input.chatId;
     if (chatId === '' || !(await this.context.store.chats.isParticipant(chatId, author.id))) {
       throw recordErrors.createFailed(chatId === '' ? { chat: fieldErrors.required() } : {});
+    }
+    const limits = this.context.rateLimits;
+    if (!(await limits.take(`messages:user:${author.id}`, limits.limits.messagesPerUser))) {
+      throw tooManyRequests(messageRateLimitedText);
     }
     const errors: FieldErrors = {};
     const content = validateContent(errors, input.contentField ?? 'content', input.content);

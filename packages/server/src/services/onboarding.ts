@@ -46,7 +46,7 @@ export class OnboardingService {
       const owner = await this.context.store.users.findByEmail(email);
       if (owner !== undefined && owner.id !== user.id) errors['email'] = fieldErrors.identityTaken('email');
     }
-    await validateUsername(errors, this.context.store.users, username, user.id);
+    await validateUsername(errors, this.context.store.users, username, { exceptId: user.id });
     if (password === undefined || password === '') {
       errors['password'] = fieldErrors.required();
     } else if (password.length < registerPasswordMinimum || password.length > passwordMaximum) {

@@ -1,4 +1,5 @@
-import { fieldErrors, type FieldErrors } from '../errors';
+import { stripUnsafeCharacters } from '@confab/client/rules';
+import { fieldErrors, type FieldError, type FieldErrors } from '../errors';
 import type { UsersRepository } from '../store/repositories/users';
 
 /** Spec §5 and the issue: letters, digits, `_`, `-`, `.`; 3–50 characters. */
@@ -30,19 +31,46 @@ export function validatePasswordPair(
   }
 }
 
+/**
+ * Names nobody may register: they would pass for the server, its operators, the built-in agents
+ * or a temporary account (`user_…`, spec §3). Compared case-insensitively.
+ */
+export const reservedUsernames = ['admin', 'administrator', 'root', 'system', 'confab', 'email', 'deep', 'browse', 'data', 'drops'] as const;
+export const temporaryUsernamePrefix = 'user_';
+
+export function isReservedUsername(username: string): boolean {
+  const lowered = username.toLowerCase();
+  return (reservedUsernames as readonly string[]).includes(lowered) || lowered.startsWith(temporaryUsernamePrefix);
+}
+
+const reservedError = (): FieldError => ({ code: 'validation_username_reserved', message: 'This username is reserved. Please choose another.' });
+
+/**
+ * A username chosen by a person: the pattern, not reserved, not taken. `current` is the user's
+ * own present username, which they may keep even if it would not be allowed today.
+ */
 export async function validateUsername(
   errors: FieldErrors,
   users: UsersRepository,
   username: string | undefined,
-  exceptId?: string,
+  options: { exceptId?: string; current?: string } = {},
 ): Promise<void> {
   if (username === undefined || username === '') {
     errors['username'] = fieldErrors.required();
   } else if (!usernamePattern.test(username)) {
     errors['username'] = fieldErrors.format();
-  } else if (await users.usernameTaken(username, exceptId)) {
+  } else if (username !== options.current && isReservedUsername(username)) {
+    errors['username'] = reservedError();
+  } else if (await users.usernameTaken(username, options.exceptId)) {
     errors['username'] = fieldErrors.identityTaken('username');
   }
+}
+
+export const displayNameMaximum = 200;
+
+/** A display name as stored: without controls or bidi overrides, trimmed, at most 200 characters. */
+export function cleanDisplayName(name: string): string {
+  return stripUnsafeCharacters(name).trim().slice(0, displayNameMaximum);
 }
 
 export async function validateEmail(

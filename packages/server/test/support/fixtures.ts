@@ -20,7 +20,8 @@ export async function registerUser(
 ): Promise<RegisteredUser> {
   sequence += 1;
   const suffix = `${sequence}${Math.random().toString(36).slice(2, 6)}`;
-  const username = overrides.username ?? `user_${suffix}`;
+  // Not `user_…`: that prefix is reserved for temporary accounts.
+  const username = overrides.username ?? `member_${suffix}`;
   const email = overrides.email ?? `${username.toLowerCase()}@example.test`;
   const password = overrides.password ?? 'correct horse battery';
   const guest = testServer.client();

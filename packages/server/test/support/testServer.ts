@@ -18,6 +18,8 @@ export interface TestServer {
   server: ConfabServer;
   url: string;
   dataDir: string;
+  /** The server's DATABASE_URL ('' for SQLite in dataDir), for tests that open the store themselves. */
+  databaseUrl: string;
   probe: DatabaseProbe;
   /** A fresh SDK client with its own (in-memory) auth store. */
   client(): PocketBase;
@@ -65,13 +67,15 @@ export async function startTestServer(variant: DatabaseVariant, options: ServerO
   const dataDir = mkdtempSync(join(tmpdir(), 'confab-test-'));
   const schema = `test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const databaseUrl = variant.baseUrl === undefined ? '' : `${variant.baseUrl}?schema=${schema}`;
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, databaseUrl, smtpUrl: '', ...options });
+  // Suites register many accounts from 127.0.0.1; the sign-up limit has its own test with the default.
+  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, databaseUrl, smtpUrl: '', signupsPerIpPerHour: 10_000, ...options });
   const probe = variant.baseUrl === undefined ? sqliteProbe(dataDir) : await postgresProbe(variant.baseUrl, schema);
   const outboxDir = join(dataDir, 'outbox');
   return {
     server,
     url: server.url,
     dataDir,
+    databaseUrl,
     probe,
     client() {
       const pb = new PocketBase(server.url);

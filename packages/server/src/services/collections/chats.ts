@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { stripUnsafeCharacters } from '@confab/client/rules';
 import { join } from 'node:path';
 import { fieldErrors, type FieldError, type FieldErrors } from '../../errors';
 import { chatsSchema } from '../../store/collections';
@@ -115,7 +116,8 @@ export class ChatsCollection implements RecordCollection {
       if (mustBePresent) errors[field] = fieldErrors.required();
       return undefined;
     }
-    const value = (readString(body, field) ?? '').trim();
+    // Names are shown to others: no invisible controls or bidi overrides.
+    const value = stripUnsafeCharacters(readString(body, field) ?? '').trim();
     if (required && value === '') errors[field] = fieldErrors.required();
     else if (value.length > maximum) errors[field] = fieldErrors.maxText(maximum);
     return value;

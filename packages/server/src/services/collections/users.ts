@@ -9,7 +9,8 @@ import type { RequestAuth, ServiceContext } from '../context';
 import { hasField, readBoolean, readString, type Body } from '../input';
 import { hashPassword, verifyPassword } from '../passwords';
 import { recordErrors, throwIfErrors } from '../recordErrors';
-import { registerPasswordMinimum, validateEmail, validatePasswordPair, validateUsername } from '../userValidation';
+import { tooManyRequests } from '../limits/rateLimits';
+import { cleanDisplayName, registerPasswordMinimum, validateEmail, validatePasswordPair, validateUsername } from '../userValidation';
 import { agentTypes } from './agentTypes';
 import { booleanOf, collectionIds, type RecordCollection, type RecordJson } from './types';
 
@@ -99,49 +100,50 @@ export class UsersCollection implements RecordCollection {
     return plain.trim() === '' ? '' : this.context.providerKeyCipher.encrypt(plain.trim(), userId);
   }
 
-  /** Who may create which type: anyone a user; users their own developer agents; admins hosted agents. */
-  private allowedType(auth: RequestAuth, type: string): boolean {
-    // A stale token in a browser must not block registering, so anyone may create a plain user.
-    if (type === 'user') return true;
-    if (type === 'developer-agent') return auth.user !== undefined;
-    if (type === 'confab-agent') return auth.user?.is_admin === 1;
-    return false;
-  }
-
+  /**
+   * Registration of a person. Server-owned fields (`soft_registered`, `signup_completed`,
+   * `is_admin`, `verified`) are never taken from the client, and agents are never created here:
+   * they have their own endpoints and no password. Each client address may register
+   * `signupsPerIpPerHour` accounts an hour. The first account on a server becomes its admin.
+   */
   async create(auth: RequestAuth, body: Body) {
     const users = this.context.store.users;
+    const limits = this.context.rateLimits;
+    const signupKey = `signups:ip:${auth.ip}`;
+    if (await limits.isExhausted(signupKey, limits.limits.signupsPerIp)) {
+      throw tooManyRequests('Too many accounts were created from your address. Please try again later.');
+    }
     const type = readString(body, 'type') ?? 'user';
     const username = readString(body, 'username')?.trim();
     const email = readString(body, 'email')?.trim().toLowerCase();
     const password = readString(body, 'password');
     const errors: FieldErrors = {};
-    if (!this.allowedType(auth, type)) errors['type'] = fieldErrors.invalidValue();
+    if (type !== 'user') errors['type'] = fieldErrors.invalidValue();
     await validateUsername(errors, users, username);
-    await validateEmail(errors, users, email, type === 'user');
+    await validateEmail(errors, users, email, true);
     validatePasswordPair(errors, password, readString(body, 'passwordConfirm'), registerPasswordMinimum);
     throwIfErrors(errors, recordErrors.createFailed);
     const now = formatTimestamp(this.context.config.now());
-    const isFirstAccount = type === 'user' && (await users.count()) === 0;
-    const row = {
+    const row: UserRow = {
       id: newRecordId(),
       username: username ?? '',
-      name: (readString(body, 'name') ?? '').trim().slice(0, 200),
+      name: cleanDisplayName(readString(body, 'name') ?? ''),
       email: email ?? '',
       email_visibility: readBoolean(body, 'emailVisibility') === true ? 1 : 0,
       verified: 0,
       password_hash: await hashPassword(password ?? ''),
       token_key: randomAlphanumeric(50),
-      is_admin: isFirstAccount ? 1 : 0,
-      type,
-      description: (readString(body, 'description') ?? '').trim().slice(0, 2000),
-      created_by: type === 'user' ? null : (auth.user?.id ?? null),
-      site_wide_available: hasField(body, 'site_wide_available') ? (readBoolean(body, 'site_wide_available') === false ? 0 : 1) : null,
+      is_admin: 0,
+      type: 'user',
+      description: '',
+      created_by: null,
+      site_wide_available: null,
       dev_room_id: null,
       api_key_hash: null,
       openai_api_key_encrypted: '',
       gemini_api_key_encrypted: '',
-      soft_registered: readBoolean(body, 'soft_registered') === true ? 1 : 0,
-      signup_completed: readBoolean(body, 'signup_completed') === true ? 1 : 0,
+      soft_registered: 0,
+      signup_completed: 0,
       created: now,
       updated: now,
     };
@@ -154,10 +156,12 @@ export class UsersCollection implements RecordCollection {
       }
       throw error;
     }
+    await limits.spend(signupKey, limits.limits.signupsPerIp);
+    if (await users.claimFirstAdmin(row.id, now)) row.is_admin = 1;
     return { id: row.id, viewAs: { user: row, ip: auth.ip } };
   }
 
-  /** Only the owner, only the spec §7 users-update fields (plus a password change with oldPassword). */
+  /** Only the owner, only the spec §7 users-update fields the user owns (plus a password change with oldPassword). */
   async update(auth: RequestAuth, id: string, body: Body): Promise<void> {
     const row = auth.user?.id === id ? await this.context.store.users.findById(id) : undefined;
     if (row === undefined) throw recordErrors.notFound();
@@ -165,11 +169,11 @@ export class UsersCollection implements RecordCollection {
     const changes: Record<string, string | number> = {};
     if (hasField(body, 'username')) {
       const username = readString(body, 'username')?.trim();
-      await validateUsername(errors, this.context.store.users, username, id);
+      await validateUsername(errors, this.context.store.users, username, { exceptId: id, current: row.username });
       changes['username'] = username ?? '';
     }
-    if (hasField(body, 'name')) changes['name'] = (readString(body, 'name') ?? '').trim().slice(0, 200);
-    if (hasField(body, 'signup_completed')) changes['signup_completed'] = readBoolean(body, 'signup_completed') === true ? 1 : 0;
+    if (hasField(body, 'name')) changes['name'] = cleanDisplayName(readString(body, 'name') ?? '');
+    // signup_completed, soft_registered, is_admin and type are the server's: a client value is ignored.
     if (hasField(body, 'site_wide_available')) {
       changes['site_wide_available'] = readBoolean(body, 'site_wide_available') === false ? 0 : 1;
     }

@@ -19,6 +19,11 @@ export class PasswordResetsRepository {
     });
   }
 
+  /** Ends every unused token of the user (a password was changed or reset). */
+  async revokeForUser(userId: string, usedAt: string): Promise<void> {
+    await this.db.updateTable('password_reset_tokens').set({ used_at: usedAt }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  }
+
   async findByHash(tokenHash: string): Promise<PasswordResetRow | undefined> {
     return this.db.selectFrom('password_reset_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
   }

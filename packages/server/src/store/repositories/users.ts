@@ -46,6 +46,21 @@ export class UsersRepository {
     return Number(row?.count ?? 0);
   }
 
+  /**
+   * Makes the user the server's first admin if nobody has claimed that yet: one insert into a
+   * primary key decides, so of six registrations at once on a fresh server exactly one wins.
+   */
+  async claimFirstAdmin(userId: string, now: string): Promise<boolean> {
+    const result = await this.db
+      .insertInto('server_claims')
+      .values({ name: 'first_admin', user_id: userId, created: now })
+      .onConflict((conflict) => conflict.column('name').doNothing())
+      .executeTakeFirst();
+    if (Number(result.numInsertedOrUpdatedRows ?? 0n) !== 1) return false;
+    await this.db.updateTable('users').set({ is_admin: 1 }).where('id', '=', userId).execute();
+    return true;
+  }
+
   async existingIds(ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const rows = await this.db.selectFrom('users').select('id').where('id', 'in', [...ids]).execute();

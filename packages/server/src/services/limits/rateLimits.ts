@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import type { ServerConfig } from '../../config';
+import { ConfabServerError } from '../../errors';
+import { MemoryCounters, type LimitCounters } from './counters';
+import { RedisCounters } from './redisCounters';
+
+/** At most `maximum` units (events, or bytes) per fixed window of `windowMs`. */
+export interface WindowLimit {
+  maximum: number;
+  windowMs: number;
+}
+
+/** A sustained rate with bursts: refills `perSecond`, holds at most `burst`. */
+export interface RateLimit {
+  perSecond: number;
+  burst: number;
+}
+
+const minuteMs = 60 * 1000;
+const hourMs = 60 * minuteMs;
+const megabyte = 1024 * 1024;
+
+/**
+ * Every request limit of the server, in one table. The WebSocket's own frame limit
+ * (`realtime/connection.ts`) is per socket and stays there; these are per person, per address or
+ * per chat, and so are shared by every instance when REDIS_URL is set.
+ */
+export function limitsOf(config: ServerConfig) {
+  return {
+    /** Failed logins per resolved account (or per unknown identity), whatever the address. */
+    loginFailuresPerAccount: { maximum: 10, windowMs: 15 * minuteMs },
+    /** Failed logins, reset requests and reset confirmations per client address. */
+    attemptsPerIp: { maximum: 50, windowMs: 15 * minuteMs },
+    /** Password-reset mails per account. */
+    resetRequestsPerAccount: { maximum: 10, windowMs: 15 * minuteMs },
+    signupsPerIp: { maximum: config.signupsPerIpPerHour, windowMs: hourMs },
+    temporaryAccountsPerIp: { maximum: config.temporaryAccountsPerIpPerHour, windowMs: hourMs },
+    uploadBytesPerUser: { maximum: config.uploadMegabytesPerUserPerHour * megabyte, windowMs: hourMs },
+    invitationsPerUser: { maximum: config.invitationsPerUserPerHour, windowMs: hourMs },
+    invitationsPerChat: { maximum: config.invitationsPerChatPerHour, windowMs: hourMs },
+    messagesPerUser: { perSecond: config.messagesPerUserPerSecond, burst: config.messagesPerUserPerSecond * 2 },
+  } as const satisfies Record<string, WindowLimit | RateLimit>;
+}
+
+export type Limits = ReturnType<typeof limitsOf>;
+
+/** A 429 with a message that says what to do. */
+export function tooManyRequests(message?: string): ConfabServerError {
+  return new ConfabServerError('tooManyRequests', message);
+}
+
+/**
+ * Counting against the limits above. Keys name who is counted, e.g. `login:account:<id>`; the
+ * same key on every instance is the same count when the counters live in Redis.
+ */
+export class RateLimits {
+  readonly limits: Limits;
+
+  constructor(
+    private readonly counters: LimitCounters,
+    config: ServerConfig,
+  ) {
+    this.limits = limitsOf(config);
+    this.nowMs = () => config.now().getTime();
+  }
+
+  private readonly nowMs: () => number;
+
+  /** True when `key` has used its whole allowance in the current window. */
+  async isExhausted(key: string, limit: WindowLimit): Promise<boolean> {
+    return (await this.counters.count(key, limit.windowMs, this.nowMs())) >= limit.maximum;
+  }
+
+  /** Counts `amount` units (default one event) against `key`. */
+  async spend(key: string, limit: WindowLimit, amount = 1): Promise<void> {
+    await this.counters.add(key, amount, limit.windowMs, this.nowMs());
+  }
+
+  /**
+   * Counts one event and answers whether it was within the allowance. Atomic: of many
+   * concurrent callers, on any number of instances, exactly the allowed number get true.
+   */
+  async allow(key: string, limit: WindowLimit): Promise<boolean> {
+    return (await this.counters.add(key, 1, limit.windowMs, this.nowMs())) <= limit.maximum;
+  }
+
+  async forget(key: string, limit: WindowLimit): Promise<void> {
+    await this.counters.reset(key, limit.windowMs, this.nowMs());
+  }
+
+  /** One event at a sustained rate; false when `key` is sending faster than `limit`. */
+  async take(key: string, limit: RateLimit): Promise<boolean> {
+    return this.counters.take(key, limit.perSecond, limit.burst, this.nowMs());
+  }
+
+  async close(): Promise<void> {
+    await this.counters.close();
+  }
+}
+
+/**
+ * In memory for one instance; in Redis when instances share REDIS_URL. Instances of one
+ * deployment share CONFAB_SECRET, so a namespace derived from it groups exactly them.
+ */
+export function createRateLimits(config: ServerConfig, onError: (error: unknown) => void): RateLimits {
+  if (config.redisUrl === undefined) return new RateLimits(new MemoryCounters(), config);
+  const namespace = `confab:limits:${createHash('sha256').update(`limits:${config.secret}`).digest('hex').slice(0, 16)}`;
+  return new RateLimits(new RedisCounters(config.redisUrl, namespace, onError), config);
+}

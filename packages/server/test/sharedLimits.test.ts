@@ -1,0 +1,130 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import PocketBase from 'pocketbase';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type ConfabServer } from '../src/index';
+import { databaseVariants } from './support/databases';
+import { createChat, failureOf, postMessage, registerUser, type RegisteredUser } from './support/fixtures';
+import { rawRequest } from './support/http';
+import { redisAvailable, redisUrl } from './support/redis';
+
+/**
+ * Security review finding 12: with REDIS_URL every per-person, per-address and per-chat limit is
+ * one count shared by all instances, not a share per instance. Two instances on one PostgreSQL
+ * and one Redis, as behind a load balancer, with small limits; each limit is spent half on A and
+ * half on B, and the next request is refused wherever it lands.
+ */
+const postgres = (await databaseVariants()).find((variant) => variant.name === 'postgres');
+const runnable = postgres !== undefined && (await redisAvailable());
+
+describe.runIf(runnable)('limits shared by two instances through Redis', () => {
+  const schema = `test_limits_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const dataDirs = [mkdtempSync(join(tmpdir(), 'confab-la-')), mkdtempSync(join(tmpdir(), 'confab-lb-'))];
+  let instanceA: ConfabServer;
+  let instanceB: ConfabServer;
+  // A fixed clock: windows never roll over and token buckets never refill during the test.
+  const now = () => new Date(Date.UTC(2026, 10, 26, 10, 0, 0));
+
+  beforeAll(async () => {
+    const databaseUrl = `${postgres?.baseUrl ?? ''}?schema=${schema}`;
+    // A secret of this run only: the limits' Redis namespace derives from it, so runs never mix.
+    const secret = `limits-cluster-${Math.random().toString(36).slice(2)}`;
+    const shared = {
+      port: 0, host: '127.0.0.1', databaseUrl, redisUrl, smtpUrl: '', secret, now,
+      signupsPerIpPerHour: 6, messagesPerUserPerSecond: 2, temporaryAccountsPerIpPerHour: 2, uploadMegabytesPerUserPerHour: 1,
+    };
+    instanceA = await startServer({ ...shared, dataDir: dataDirs[0] });
+    instanceB = await startServer({ ...shared, dataDir: dataDirs[1] });
+  });
+
+  afterAll(async () => {
+    await instanceA?.close();
+    await instanceB?.close();
+    const client = new pg.Client({ connectionString: postgres?.baseUrl });
+    await client.connect();
+    await client.query(`drop schema if exists ${schema} cascade`);
+    await client.end();
+    for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const register = (server: ConfabServer) => registerUser({ client: () => new PocketBase(server.url) } as unknown as Parameters<typeof registerUser>[0]);
+  const on = (server: ConfabServer, user: RegisteredUser): RegisteredUser => {
+    const pb = new PocketBase(server.url);
+    pb.autoCancellation(false);
+    pb.authStore.save(user.pb.authStore.token, user.pb.authStore.record);
+    return { ...user, pb };
+  };
+  const signup = (server: ConfabServer, username: string) =>
+    rawRequest(server.url, 'POST', '/api/collections/users/records', {
+      body: { username, email: `${username}@example.test`, password: 'correct horse battery', passwordConfirm: 'correct horse battery' },
+    });
+
+  // Sign-ups: 6 an hour from this address, three on each instance; the fourth (the test's own
+  // two below included) is refused on either. Ordered first, as the other cases register users.
+  let ann: RegisteredUser;
+  let bob: RegisteredUser;
+
+  it('counts sign-ups from one address on both instances together', async () => {
+    ann = await register(instanceA);
+    bob = await register(instanceB);
+    expect((await signup(instanceA, 'shared_one')).status).toBe(200);
+    expect((await signup(instanceB, 'shared_two')).status).toBe(200);
+    expect((await signup(instanceA, 'shared_three')).status).toBe(200);
+    expect((await signup(instanceB, 'shared_four')).status).toBe(200);
+    expect((await signup(instanceA, 'shared_five')).status).toBe(429);
+    expect((await signup(instanceB, 'shared_five')).status).toBe(429);
+  });
+
+  it('counts failed logins of one account on both instances together', async () => {
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      const server = attempt % 2 === 0 ? instanceA : instanceB;
+      const failure = await failureOf(() => new PocketBase(server.url).collection('users').authWithPassword(ann.username, 'wrong guess'));
+      expect(failure.status).toBe(400);
+    }
+    for (const server of [instanceA, instanceB]) {
+      const limited = await failureOf(() => new PocketBase(server.url).collection('users').authWithPassword(ann.username, ann.password));
+      expect(limited.status).toBe(429);
+    }
+  });
+
+  it('counts one user’s messages on both instances together', async () => {
+    const chat = await createChat(bob, { name: 'Shared flood' });
+    const bobOnA = on(instanceA, bob);
+    await postMessage(bob, chat.id, 'B 1');
+    await postMessage(bobOnA, chat.id, 'A 1');
+    await postMessage(bob, chat.id, 'B 2');
+    await postMessage(bobOnA, chat.id, 'A 2');
+    expect((await failureOf(() => postMessage(bob, chat.id, 'B 3'))).status).toBe(429);
+    expect((await failureOf(() => postMessage(bobOnA, chat.id, 'A 3'))).status).toBe(429);
+  });
+
+  it('counts temporary accounts from share links on both instances together', async () => {
+    const chat = await createChat(bob, { name: 'Shared link' });
+    const link = await rawRequest(instanceB.url, 'POST', `/api/create-share-link/${chat.id}`, { token: bob.pb.authStore.token, body: {} });
+    const token = String((link.body as { share_url: string }).share_url).split('/join/')[1] ?? '';
+    const join = (server: ConfabServer) => rawRequest(server.url, 'POST', `/api/accept-invitation/${token}`, { body: { display_name: 'Guest' } });
+    expect((await join(instanceA)).status).toBe(200);
+    expect((await join(instanceB)).status).toBe(200);
+    expect((await join(instanceA)).status).toBe(429);
+    expect((await join(instanceB)).status).toBe(429);
+  });
+
+  it('counts one user’s upload allowance on both instances together', async () => {
+    const chat = await createChat(bob, { name: 'Shared uploads' });
+    const upload = async (server: ConfabServer, name: string) => {
+      const form = new FormData();
+      form.append('chat', chat.id);
+      form.append('file', new Blob([Buffer.alloc(600 * 1024, 'a')], { type: 'text/plain' }), name);
+      const response = await fetch(`${server.url}/api/collections/files/records`, { method: 'POST', headers: { authorization: bob.pb.authStore.token }, body: form });
+      await response.arrayBuffer();
+      return response.status;
+    };
+    // 1 MB an hour: 600 KB on A, 600 KB on B (the allowance is checked before, spent after), then neither.
+    expect(await upload(instanceA, 'one.txt')).toBe(200);
+    expect(await upload(instanceB, 'two.txt')).toBe(200);
+    expect(await upload(instanceA, 'three.txt')).toBe(429);
+    expect(await upload(instanceB, 'three.txt')).toBe(429);
+  });
+});
