@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redactUrl } from '../src/http/app';
+import { redactUrl } from '../src/http/redaction';
 import { ContentCipher } from '../src/services/contentCipher';
 import { databaseVariants } from './support/databases';
 import { createChat, failureOf, registerUser, type RegisteredUser } from './support/fixtures';

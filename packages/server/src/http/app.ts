@@ -12,26 +12,18 @@ import { registerResponseHeaders } from './responseHeaders';
 import { registerStaticHosting } from './staticHosting';
 import { registerSystemRoutes } from './systemRoutes';
 import { registerUploadCleanup } from './uploadParser';
-
-/** Query parameters whose values must never reach a log line. */
-const secretParameters = /([?&](?:token|password)=)[^&]*/gi;
-/** Invitation and share-link tokens travel in the path, as do live-website capabilities. */
-const secretPaths = /(\/api\/(?:invitation|accept-invitation)\/)[^/?]+/g;
-const liveSiteCapabilities = /(\/live\/[^/?]+\/)~[^/?]+/g;
-
-export function redactUrl(url: string): string {
-  return url.replace(secretParameters, '$1[redacted]').replace(secretPaths, '$1[redacted]').replace(liveSiteCapabilities, '$1~[redacted]');
-}
+import { logRedactPaths, redactUrl } from './redaction';
 
 /**
  * Logs carry method, redacted URL and status only: no headers (Authorization), no bodies
- * (passwords), no query secrets (reset tokens).
+ * (passwords), no secrets of the URL (http/redaction.ts). `stream` defaults to stdout.
  */
-function loggerOptions(enabled: boolean) {
+function loggerOptions(enabled: boolean, stream: NodeJS.WritableStream | undefined) {
   if (!enabled) return false;
   return {
     level: 'info',
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'body.token', 'body.temp_password', 'body.openai_api_key', 'body.gemini_api_key'], censor: '[redacted]' },
+    ...(stream === undefined ? {} : { stream }),
+    redact: { paths: [...logRedactPaths], censor: '[redacted]' },
     serializers: {
       req: (request: { method: string; url: string; ip?: string }) => ({
         method: request.method,
@@ -44,7 +36,7 @@ function loggerOptions(enabled: boolean) {
 
 export async function buildApp(config: ServerConfig, services: Services): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(config.logger),
+    logger: loggerOptions(config.logger, config.logStream),
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
     // Parameters stay strings; ids are validated by the services.

@@ -18,6 +18,13 @@ function encodeSubject(subject: string): string {
   return /^[\x20-\x7e]*$/.test(clean) ? clean : `=?UTF-8?B?${Buffer.from(clean, 'utf8').toString('base64')}?=`;
 }
 
+/** `Ann <ann@example.com>` → 'example.com'; the mailbox itself stays out of the log. */
+export function recipientDomain(to: string): string {
+  const address = /<([^>]*)>/.exec(to)?.[1] ?? to;
+  const at = address.lastIndexOf('@');
+  return at < 0 ? '' : address.slice(at + 1).trim().replace(/[^A-Za-z0-9.-]/g, '');
+}
+
 export function renderEml(mail: OutgoingMail, date: Date, messageId: string): string {
   const headers = [
     `From: ${headerValue(mail.from)}`,
@@ -41,8 +48,10 @@ export function renderEml(mail: OutgoingMail, date: Date, messageId: string): st
 }
 
 /**
- * The embedded default: every mail becomes `<dataDir>/outbox/<timestamp>-<id>.eml` and its
- * subject and link are logged, so a fresh install works without any mail server.
+ * The embedded default: every mail becomes `<dataDir>/outbox/<timestamp>-<id>.eml`, so a fresh
+ * install works without any mail server. The log names the subject, the recipient's domain and
+ * the file, never the link: reset and invitation links carry live tokens, and logs travel
+ * further than the data directory. A developer reads the mail in the .eml file.
  */
 export class OutboxTransport implements MailTransport {
   /** Keeps file names in sending order even for mails written within one millisecond. */
@@ -63,7 +72,7 @@ export class OutboxTransport implements MailTransport {
     const domain = mail.from.split('@')[1]?.replace(/[^A-Za-z0-9.-]/g, '') ?? 'confab.localhost';
     const path = join(this.outboxDir, `${stamp}-${id}.eml`);
     await writeFile(path, renderEml(mail, date, `${id}@${domain}`), { mode: 0o600 });
-    this.logger.info({ subject: mail.subject, link: mail.link, file: path }, 'mail written to outbox');
+    this.logger.info({ subject: mail.subject, toDomain: recipientDomain(mail.to), file: path }, 'mail written to outbox');
   }
 
   async close(): Promise<void> {}

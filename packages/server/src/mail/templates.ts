@@ -16,7 +16,7 @@ export function passwordResetMail(options: { to: string; from: string; username:
     `<p><a href="${escapeHtml(options.link)}">Choose a new password</a></p>`,
     '<p>The link works once and expires in 1 hour. If you did not ask for this, ignore this mail.</p>',
   ].join('\n');
-  return { to: options.to, from: options.from, subject: 'Reset your Confab password', text, html, link: options.link };
+  return { to: options.to, from: options.from, subject: 'Reset your Confab password', text, html };
 }
 
 /** To someone without an account: a /join/{token} link. Every user-supplied value is escaped in HTML. */
@@ -36,7 +36,7 @@ export function chatInvitationMail(options: { to: string; from: string; inviterN
     `<p><a href="${escapeHtml(options.link)}">Join the chat</a></p>`,
     '<p>The link expires in 7 days. If you did not expect this, ignore this mail.</p>',
   ].join('\n');
-  return { to: options.to, from: options.from, subject: 'You are invited to a chat on Confab', text, html, link: options.link };
+  return { to: options.to, from: options.from, subject: 'You are invited to a chat on Confab', text, html };
 }
 
 /** To an existing user added by e-mail. */

@@ -5,8 +5,6 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
-  /** The one link worth logging (e.g. a reset link); logs never carry other secrets. */
-  link?: string;
 }
 
 export interface MailTransport {
