@@ -9,6 +9,11 @@ function first(query: Query, key: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/**
+ * Plain decimal integers only (no '1e5', '0x10', '1.5' or non-ASCII digits): anything else is
+ * undefined, the default. The number may be huge, even Infinity: services/records.ts clamps it,
+ * so a page past the end is an empty page, never a failing query.
+ */
 function integer(text: string | undefined): number | undefined {
   if (text === undefined || !/^-?\d+$/.test(text.trim())) return undefined;
   return Number.parseInt(text, 10);

@@ -36,12 +36,20 @@ export interface ListResult {
   totalPages: number;
 }
 
+/**
+ * The highest page a list serves; higher asks get this (empty) page. It keeps the SQL OFFSET,
+ * (page - 1) × perPage, a safe integer for every perPage: 1e9 × 500 is far below 2^53.
+ */
+export const maximumPage = 1_000_000_000;
+
+/** A page number to use: missing, NaN and below 1 are 1; above `maximumPage` (Infinity too) is the maximum. */
 function clampPage(page: number | undefined): number {
-  return page === undefined || !Number.isFinite(page) || page <= 0 ? 1 : Math.floor(page);
+  if (page === undefined || Number.isNaN(page) || page < 1) return 1;
+  return Math.min(Math.floor(page), maximumPage);
 }
 
 function clampPerPage(perPage: number | undefined): number {
-  if (perPage === undefined || !Number.isFinite(perPage) || perPage <= 0) return defaultPerPage;
+  if (perPage === undefined || Number.isNaN(perPage) || perPage < 1) return defaultPerPage;
   return Math.min(Math.floor(perPage), maximumPerPage);
 }
 
