@@ -167,6 +167,30 @@ describe.each(variants)('realtime protocol ($name)', (variant) => {
     expect(await socket.nextOfType('pong')).toMatchObject({ timestamp: 2 });
   });
 
+  it('names the field that is too long in invalid_message: client_id is not content', async () => {
+    const ann = await registerUser(testServer, { username: `ann${Math.random().toString(36).slice(2, 8)}` });
+    const chat = await createChat(ann);
+    const socket = await connect(ann.pb.authStore.token);
+    const longClientId = 'c'.repeat(101);
+    socket.send({ type: 'send_message', chat_id: chat.id, content: 'short and fine', client_id: longClientId });
+    expect(await socket.nextOfType('error')).toMatchObject({
+      code: 'invalid_message',
+      message: 'client_id is longer than 100 characters',
+      ref: longClientId,
+    });
+    socket.send({ type: 'send_message', chat_id: chat.id, content: 'x'.repeat(10_001), client_id: 'long-content' });
+    expect(await socket.nextOfType('error')).toMatchObject({
+      code: 'invalid_message',
+      message: 'message content is longer than 10000 characters',
+      ref: 'long-content',
+    });
+    socket.send({ type: 'send_message', chat_id: chat.id, content: '  ', client_id: 'blank' });
+    expect(await socket.nextOfType('error')).toMatchObject({ code: 'invalid_message', message: 'message content is empty after trimming' });
+    socket.send({ type: 'send_message', chat_id: chat.id, content: 'fits', client_id: 'c'.repeat(100) });
+    expect(await socket.nextOfType('new_message')).toMatchObject({ client_id: 'c'.repeat(100) });
+    expect(await testServer.probe.rows('select id from messages where chat = $1', [chat.id])).toHaveLength(1);
+  });
+
   it('rate-limits a flooding socket with rate_limited errors and keeps it open', async () => {
     const ann = await registerUser(testServer);
     const socket = await connect(ann.pb.authStore.token);

@@ -1,7 +1,7 @@
 import { WebSocket } from 'ws';
 import { ConfabServerError, type FieldErrors } from '../errors';
 import type { Services } from '../services/index';
-import { messageContentMaximum, validateContent } from '../services/messaging';
+import { clientIdMaximum, messageContentMaximum, validateContent } from '../services/messaging';
 import { replaying, type Connection } from './connection';
 import { closeCodes, errorFrame, replayLimit, type ClientFrame } from './protocol';
 import type { RoomRegistry } from './rooms';
@@ -9,11 +9,18 @@ import type { UserSessions } from './userSessions';
 
 type FrameOf<Type extends ClientFrame['type']> = Extract<ClientFrame, { type: Type }>;
 
+/** The longest value of each send_message field, for the error text. */
+const fieldMaximums: Record<string, number> = { content: messageContentMaximum, client_id: clientIdMaximum };
+
+/** The first field error of a send_message, naming the field that is wrong (`client_id is longer than 100 characters`). */
 function invalidMessageText(errors: FieldErrors): string {
-  const error = Object.values(errors)[0];
-  if (error?.code === 'validation_required') return 'message content is empty after trimming';
-  if (error?.code === 'validation_max_text_constraint') return `message content is longer than ${messageContentMaximum} characters`;
-  return error?.message ?? 'invalid message';
+  const [field, error] = Object.entries(errors)[0] ?? [];
+  if (field === undefined || error === undefined) return 'invalid message';
+  const subject = field === 'content' ? 'message content' : field;
+  if (error.code === 'validation_required') return field === 'content' ? 'message content is empty after trimming' : `${field} is required`;
+  const maximum = fieldMaximums[field];
+  if (error.code === 'validation_max_text_constraint' && maximum !== undefined) return `${subject} is longer than ${maximum} characters`;
+  return `${subject}: ${error.message}`;
 }
 
 /** What each well-formed client frame does. Every refusal is an error frame, never silence. */
