@@ -474,6 +474,38 @@ describe.each(variants)('files ($name)', (variant) => {
     expect(redactUrl(location)).toBe(`/live/${chat.id}/~[redacted]/`);
   });
 
+  it('answers HEAD on a download with the headers of GET and no body, ranges included', async () => {
+    const created = await upload(alice, 'head.csv', 'id,name\n1,Ada\n2,Grace\n');
+    const size = Buffer.byteLength('id,name\n1,Ada\n2,Grace\n');
+    const path = `/api/files/files/${String(created.body['id'])}/${String(created.body['file'])}`;
+    const token = await fileToken(bob);
+    const compared = ['content-type', 'content-disposition', 'x-content-type-options', 'content-security-policy', 'cache-control', 'accept-ranges'];
+    for (const [name, url, headers] of [
+      ['by header', `${testServer.url}${path}`, { authorization: bearer(bob) }],
+      ['by file token', `${testServer.url}${path}?token=${token}`, {}],
+    ] as const) {
+      const get = await fetch(url, { headers });
+      expect(get.status, name).toBe(200);
+      expect(Buffer.from(await get.arrayBuffer())).toHaveLength(size);
+      const head = await fetch(url, { method: 'HEAD', headers });
+      expect(head.status, name).toBe(200);
+      expect(head.headers.get('content-length'), name).toBe(String(size));
+      expect(Buffer.from(await head.arrayBuffer()), name).toHaveLength(0);
+      for (const header of compared) expect(head.headers.get(header), `${name}: ${header}`).toBe(get.headers.get(header));
+      expect(head.headers.get('x-content-type-options')).toBe('nosniff');
+
+      const ranged = await fetch(url, { method: 'HEAD', headers: { ...headers, range: 'bytes=3-9' } });
+      expect(ranged.status, name).toBe(206);
+      expect(ranged.headers.get('content-length'), name).toBe('7');
+      expect(ranged.headers.get('content-range'), name).toBe(`bytes 3-9/${size}`);
+      expect(Buffer.from(await ranged.arrayBuffer())).toHaveLength(0);
+    }
+    // Refusals stay refusals: HEAD by an outsider is the same 404 as GET.
+    const outsider = await fetch(`${testServer.url}${path}`, { method: 'HEAD', headers: { authorization: bearer(mallory) } });
+    expect(outsider.status).toBe(404);
+    await outsider.arrayBuffer();
+  });
+
   it("tells every participant's sockets when a file is added or deleted, and nobody else", async () => {
     const bobSocket = await authenticatedSocket(testServer.url, bob.pb.authStore.token);
     const mallorySocket = await authenticatedSocket(testServer.url, mallory.pb.authStore.token);

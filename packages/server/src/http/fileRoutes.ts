@@ -43,7 +43,10 @@ interface SendOptions {
   contentSecurityPolicy: string;
 }
 
-/** Streams stored bytes with Range support; the headers never let a browser sniff or run them on our origin. */
+/**
+ * Streams stored bytes with Range support; the headers never let a browser sniff or run them on
+ * our origin. HEAD answers the same headers, content-length included, without reading the file.
+ */
 function sendStoredFile(request: FastifyRequest, reply: FastifyReply, file: ServableFile, options: SendOptions) {
   const size = Number(file.row.size);
   const mimeType = file.row.mime_type || 'application/octet-stream';
@@ -95,7 +98,10 @@ export function registerFileRoutes(app: FastifyInstance, services: Services): vo
     const disposition = !forced && isInlineSafe(file.row.mime_type) ? 'inline' : 'attachment';
     return sendStoredFile(request, reply, file, { disposition, contentSecurityPolicy: downloadPolicy });
   };
-  app.get('/api/files/:collection/:recordId/:fileName', download);
+  // GET and HEAD declared together: Fastify's automatic HEAD route would rewrite our
+  // content-length to 0 for a reply without a body.
+  const getAndHead: ['GET', 'HEAD'] = ['GET', 'HEAD'];
+  app.route({ method: getAndHead, url: '/api/files/:collection/:recordId/:fileName', handler: download });
 
   // /live/{chat}/?token=… → /live/{chat}/~{capability}/ ; the capability then authorises every page and asset.
   app.get<{ Params: { chatId: string } }>('/live/:chatId', async (request, reply) => {
@@ -123,6 +129,6 @@ export function registerFileRoutes(app: FastifyInstance, services: Services): vo
       throw error;
     }
   };
-  app.get('/live/:chatId/:capability', liveFile);
-  app.get('/live/:chatId/:capability/*', liveFile);
+  app.route({ method: getAndHead, url: '/live/:chatId/:capability', handler: liveFile });
+  app.route({ method: getAndHead, url: '/live/:chatId/:capability/*', handler: liveFile });
 }
