@@ -474,6 +474,32 @@ describe.each(variants)('files ($name)', (variant) => {
     expect(redactUrl(location)).toBe(`/live/${chat.id}/~[redacted]/`);
   });
 
+  it('gives the live site a capability that lasts 1 hour: working at 59 minutes, a 404 at 61', async () => {
+    const chat = await createChat(alice, { name: 'Short-lived site' });
+    expect((await upload(alice, 'index.html', '<!doctype html><html><body><h1>Brief</h1></body></html>', { chat: chat.id })).status).toBe(200);
+    const start = await fetch(`${testServer.url}/live/${chat.id}/?token=${await fileToken(alice)}`, { redirect: 'manual' });
+    expect(start.status).toBe(302);
+    const page = new URL(start.headers.get('location') ?? '', testServer.url);
+    await start.arrayBuffer();
+    try {
+      clockOffsetMs = 59 * 60 * 1000;
+      const early = await fetch(page);
+      expect(early.status).toBe(200);
+      const html = await early.text();
+      expect(html).toContain('Brief');
+      const head = await fetch(page, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(html)));
+      await head.arrayBuffer();
+      clockOffsetMs = 61 * 60 * 1000;
+      const late = await fetch(page);
+      expect(late.status).toBe(404);
+      expect(await late.text()).toContain('Not found');
+    } finally {
+      clockOffsetMs = 0;
+    }
+  });
+
   it('answers HEAD on a download with the headers of GET and no body, ranges included', async () => {
     const created = await upload(alice, 'head.csv', 'id,name\n1,Ada\n2,Grace\n');
     const size = Buffer.byteLength('id,name\n1,Ada\n2,Grace\n');

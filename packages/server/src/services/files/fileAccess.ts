@@ -9,8 +9,11 @@ import type { RequestAuth, ServiceContext } from '../context';
 import { signingKey } from '../tokens';
 import { storedFilePath } from './storage';
 
-/** A live-website capability lasts 12 hours; the chat opens a fresh one each time. */
-const capabilityLifetimeSeconds = 12 * 60 * 60;
+/**
+ * A live-website capability lasts 1 hour; the chat opens a fresh one each time. It stands in a
+ * URL the site's own scripts can read (and send anywhere), so it must not outlive a visit by much.
+ */
+const capabilityLifetimeSeconds = 60 * 60;
 const recordIdPattern = /^[a-z0-9]{15}$/;
 
 export interface ServableFile {
