@@ -3,6 +3,7 @@ import type { ServerConfig } from '../config';
 import type { Services } from '../services/index';
 import { registerAuthRoutes } from './authRoutes';
 import { registerBodyParsers } from './bodyParsers';
+import { registerChatRoutes } from './chatRoutes';
 import { registerErrorHandling } from './errorHandler';
 import { registerFileRoutes } from './fileRoutes';
 import { registerInvitationRoutes } from './invitationRoutes';
@@ -51,6 +52,7 @@ export async function buildApp(config: ServerConfig, services: Services): Promis
   registerRecordRoutes(app, services);
   registerAuthRoutes(app, services);
   registerInvitationRoutes(app, services);
+  registerChatRoutes(app, services);
   registerFileRoutes(app, services);
   await registerStaticHosting(app, config.webDir);
   return app;

@@ -102,6 +102,38 @@ export class ChatsRepository {
     return row !== undefined;
   }
 
+  /**
+   * Takes a participant out of the chat (and out of its admins) in one transaction that first
+   * writes the chat row: concurrent leaves of one chat wait for each other (a row lock on
+   * PostgreSQL, the one writer on SQLite), so `check` always sees every earlier leave. `check`
+   * gets the members before the change, with each participant's user type, and throws to refuse:
+   * then nothing changes. Answers the members before the change; undefined when the chat is gone.
+   */
+  async removeParticipant(
+    chatId: string,
+    userId: string,
+    updated: string,
+    check: (members: ChatMembers & { types: ReadonlyMap<string, string> }) => void,
+  ): Promise<ChatMembers | undefined> {
+    return this.db.transaction().execute(async (transaction) => {
+      const touched = await transaction.updateTable('chats').set({ updated }).where('id', '=', chatId).executeTakeFirst();
+      if (Number(touched.numUpdatedRows) !== 1) return undefined;
+      const participants = await transaction
+        .selectFrom('chat_participants')
+        .innerJoin('users', 'users.id', 'chat_participants.user_id')
+        .select(['chat_participants.user_id as user_id', 'users.type as type'])
+        .where('chat_participants.chat_id', '=', chatId)
+        .orderBy('chat_participants.position')
+        .execute();
+      const admins = await transaction.selectFrom('chat_admins').select('user_id').where('chat_id', '=', chatId).orderBy('position').execute();
+      const before: ChatMembers = { participants: participants.map((row) => row.user_id), admins: admins.map((row) => row.user_id) };
+      check({ ...before, types: new Map(participants.map((row) => [row.user_id, row.type])) });
+      await transaction.deleteFrom('chat_admins').where('chat_id', '=', chatId).where('user_id', '=', userId).execute();
+      await transaction.deleteFrom('chat_participants').where('chat_id', '=', chatId).where('user_id', '=', userId).execute();
+      return before;
+    });
+  }
+
   /** Adds a participant at the end of the list; false when they already were one. */
   async addParticipant(chatId: string, userId: string, updated: string): Promise<boolean> {
     return this.db.transaction().execute(async (transaction) => {
