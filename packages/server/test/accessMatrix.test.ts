@@ -61,6 +61,15 @@ async function singleValue(world: World, sqlText: string, parameters: unknown[])
   return Object.values(rows[0] ?? {})[0];
 }
 
+/** The chat admin invites the participant's e-mail to a fresh chat; the participant finds it in the app. */
+async function invitationForParticipant(world: World): Promise<{ chatId: string; invitationId: string }> {
+  const chat = await createChat(world.users.chatAdmin);
+  const invited = await call(world, 'chatAdmin', 'POST', '/api/invite-to-chat', { chat_id: chat.id, email: world.users.participant.email });
+  expect(invited.status).toBe(200);
+  const invitationId = await singleValue(world, 'select id from invitations where chat = $1', [chat.id]);
+  return { chatId: chat.id, invitationId: String(invitationId) };
+}
+
 const all = (status: number): Expectation => ({ guest: status, participant: status, chatAdmin: status, outsider: status, serverAdmin: status });
 
 const cases: Case[] = [
@@ -369,7 +378,7 @@ const cases: Case[] = [
   },
   {
     route: 'POST /api/invite-to-chat {username of a fresh user}',
-    expected: { guest: 401, participant: 200, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    expected: { guest: 401, participant: 403, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
     call: async (world, role) => {
       const invitee = await registerUser(world.testServer);
       const response = await call(world, role, 'POST', '/api/invite-to-chat', { chat_id: world.chatId, username: invitee.username });
@@ -378,6 +387,77 @@ const cases: Case[] = [
         verify: async () => {
           const count = Number(await singleValue(world, 'select count(*) from chat_participants where chat_id = $1 and user_id = $2', [world.chatId, invitee.record.id]));
           expect(count).toBe(response.status === 200 ? 1 : 0);
+        },
+      };
+    },
+  },
+  {
+    route: 'POST /api/invite-to-chat {e-mail of a fresh account}',
+    expected: { guest: 401, participant: 403, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const invitee = await registerUser(world.testServer);
+      const response = await call(world, role, 'POST', '/api/invite-to-chat', { chat_id: world.chatId, email: invitee.email });
+      return {
+        status: response.status,
+        verify: async () => {
+          // Never added by an e-mail invitation; an invitation waits only when an admin sent it.
+          const member = await singleValue(world, 'select count(*) from chat_participants where chat_id = $1 and user_id = $2', [world.chatId, invitee.record.id]);
+          expect(Number(member)).toBe(0);
+          const waiting = await singleValue(world, 'select count(*) from invitations where chat = $1 and invitee = $2', [world.chatId, invitee.record.id]);
+          expect(Number(waiting)).toBe(response.status === 200 ? 1 : 0);
+        },
+      };
+    },
+  },
+  {
+    route: 'GET /api/my-invitations',
+    expected: { guest: 401, participant: 200, chatAdmin: 200, outsider: 200, serverAdmin: 200 },
+    call: async (world, role) => call(world, role, 'GET', '/api/my-invitations'),
+  },
+  {
+    route: "POST /api/my-invitations/{the participant's invitation}/accept",
+    expected: { guest: 401, participant: 200, chatAdmin: 404, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const { chatId, invitationId } = await invitationForParticipant(world);
+      const response = await call(world, role, 'POST', `/api/my-invitations/${invitationId}/accept`);
+      return {
+        status: response.status,
+        verify: async () => {
+          const joined = await singleValue(world, 'select count(*) from chat_participants where chat_id = $1 and user_id = $2', [chatId, world.users.participant.record.id]);
+          expect(Number(joined)).toBe(response.status === 200 ? 1 : 0);
+          const accepted = await singleValue(world, 'select accepted_by from invitations where id = $1', [invitationId]);
+          expect(accepted).toBe(response.status === 200 ? world.users.participant.record.id : null);
+        },
+      };
+    },
+  },
+  {
+    route: "POST /api/my-invitations/{the participant's invitation}/decline",
+    expected: { guest: 401, participant: 204, chatAdmin: 404, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const { invitationId } = await invitationForParticipant(world);
+      const response = await call(world, role, 'POST', `/api/my-invitations/${invitationId}/decline`);
+      return {
+        status: response.status,
+        verify: async () => {
+          const left = Number(await singleValue(world, 'select count(*) from invitations where id = $1', [invitationId]));
+          expect(left).toBe(response.status === 204 ? 0 : 1);
+        },
+      };
+    },
+  },
+  {
+    route: 'POST /api/chats/{fresh chat}/leave',
+    expected: { guest: 401, participant: 204, chatAdmin: 400, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const chat = await createChat(world.users.chatAdmin, { participants: [world.users.participant.record.id] });
+      const before = Number(await singleValue(world, 'select count(*) from chat_participants where chat_id = $1', [chat.id]));
+      const response = await call(world, role, 'POST', `/api/chats/${chat.id}/leave`);
+      return {
+        status: response.status,
+        verify: async () => {
+          const after = Number(await singleValue(world, 'select count(*) from chat_participants where chat_id = $1', [chat.id]));
+          expect(after).toBe(before - (response.status === 204 ? 1 : 0));
         },
       };
     },

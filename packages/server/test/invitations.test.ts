@@ -6,6 +6,7 @@ import { createChat, failureOf, registerUser, type RegisteredUser } from './supp
 import { rawRequest, type RawResponse } from './support/http';
 import { startTestServer, type TestServer } from './support/testServer';
 import { TestSocket } from './support/wsClient';
+import type { MyInvitationsAnswer } from '@confab/client/protocol';
 
 const variants = await databaseVariants();
 const secret = 'invitation-test-secret-0123456789abcdef';
@@ -118,6 +119,12 @@ describe.each(variants)('invitations, share links and onboarding ($name)', (vari
       expect(forbidden.status).toBe(404);
       expect(forbidden.body).toMatchObject({ status: 404, message: 'Chat not found' });
       expect(await participantsOf(chat.id)).not.toContain(member.record.id);
+      await call('POST', '/api/invite-to-chat', admin, { chat_id: chat.id, username: member.username });
+      // A participant who is not an admin is refused by the one rule of spec §6: admins invite.
+      const notAdmin = await call('POST', '/api/invite-to-chat', member, { chat_id: chat.id, username: outsider.username });
+      expect(notAdmin.status).toBe(403);
+      expect(notAdmin.body).toMatchObject({ status: 403, message: 'Only chat admins can invite people.' });
+      expect(await participantsOf(chat.id)).not.toContain(outsider.record.id);
       expect((await call('POST', '/api/invite-to-chat', undefined, { chat_id: chat.id, username: member.username })).status).toBe(401);
       const invalid = await call('POST', '/api/invite-to-chat', admin, { chat_id: chat.id, email: 'not-an-email' });
       expect(invalid.status).toBe(400);
@@ -125,13 +132,14 @@ describe.each(variants)('invitations, share links and onboarding ($name)', (vari
       expect((await call('POST', '/api/invite-to-chat', admin, { chat_id: 'abcdefghijklmno', username: member.username })).status).toBe(404);
     });
 
-    it('adds an existing user by e-mail and mails them, escaping HTML of names in the mail', async () => {
+    it('invites an existing account by e-mail without adding it, and mails it, escaping HTML of names in the mail', async () => {
       const chat = await createChat(admin, { name: '<script>alert("chat")</script>' });
       const target = await registerUser(testServer, { email: 'existing.target@example.test' });
       const before = testServer.outboxMails().length;
       const response = await call('POST', '/api/invite-to-chat', admin, { chat_id: chat.id, email: '  Existing.Target@Example.TEST ' });
-      expect(response.body).toMatchObject({ success: true, status: 'added', user: { id: target.record.id } });
-      expect(await participantsOf(chat.id)).toContain(target.record.id);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ success: true, status: 'invited', chat_id: chat.id });
+      expect(await participantsOf(chat.id)).not.toContain(target.record.id);
       const mails = testServer.outboxMails();
       expect(mails).toHaveLength(before + 1);
       const mail = mails.at(-1) ?? '';
@@ -202,6 +210,195 @@ describe.each(variants)('invitations, share links and onboarding ($name)', (vari
       expect(rows[0]?.['accepted_by']).toBe(later.record.id);
       expect(await acceptAs(outsider, token)).toBe(404);
       expect(await participantsOf(chat.id)).not.toContain(outsider.record.id);
+    });
+  });
+
+  describe('e-mail invitations tell nothing about accounts and wait for the invitee', () => {
+    let sequence = 0;
+    /** A fresh account whose e-mail shares nothing with its username, id or name. */
+    async function person(name = ''): Promise<RegisteredUser> {
+      sequence += 1;
+      const suffix = `${sequence}${Math.random().toString(36).slice(2, 7)}`;
+      return registerUser(testServer, { username: `person_${suffix}`, email: `inbox.${suffix}@example.test`, ...(name === '' ? {} : { name }) });
+    }
+    const invite = (inviter: RegisteredUser, chatId: string, email: string) => call('POST', '/api/invite-to-chat', inviter, { chat_id: chatId, email });
+    const pendingOf = async (user: RegisteredUser) => {
+      const response = await call('GET', '/api/my-invitations', user);
+      expect(response.status).toBe(200);
+      return (response.body as MyInvitationsAnswer).invitations;
+    };
+    const mailTo = (email: string) => testServer.outboxMails().filter((mail) => mail.includes(`To: ${email}`));
+    const invitationRows = (chatId: string) => testServer.probe.rows('select id, email, invitee, accepted_by from invitations where chat = $1', [chatId]);
+
+    it('answers exactly alike for an account, an address without one, and a member of the chat', async () => {
+      const inviter = await person('Ivy Inviter');
+      const inChat = await person();
+      const known = await person('Known Person');
+      const chat = await createChat(inviter, { name: 'Alike', participants: [inChat.record.id] });
+      const mailsBefore = testServer.outboxMails().length;
+      const unknownEmail = `nobody.${Date.now()}@example.test`;
+      const answers = [];
+      for (const email of [known.email.toUpperCase(), unknownEmail, inChat.email]) {
+        const response = await invite(inviter, chat.id, email);
+        answers.push({ status: response.status, contentType: response.contentType, text: response.text });
+      }
+      expect(answers[0]).toMatchObject({ status: 200 });
+      expect(JSON.parse(answers[0]?.text ?? '')).toEqual({ success: true, status: 'invited', chat_id: chat.id });
+      expect(answers[1]).toEqual(answers[0]);
+      expect(answers[2]).toEqual(answers[0]);
+      // Nobody was added; the two outside the chat got a mail each, the member none.
+      expect((await participantsOf(chat.id)).sort()).toEqual([inviter.record.id, inChat.record.id].sort());
+      expect(testServer.outboxMails()).toHaveLength(mailsBefore + 2);
+      expect(mailTo(known.email)).toHaveLength(1);
+      expect(mailTo(unknownEmail)).toHaveLength(1);
+      expect(mailTo(inChat.email)).toHaveLength(0);
+      const rows = await invitationRows(chat.id);
+      expect(rows.map((row) => row['email']).sort()).toEqual([known.email, unknownEmail].sort());
+    });
+
+    it('mails an existing account the same join link as anyone, with no detail of the account', async () => {
+      const inviter = await person('Ivy Inviter');
+      const known = await person('Known Person');
+      const chat = await createChat(inviter, { name: 'Mail check' });
+      const unknownEmail = `stranger.${Date.now()}@example.test`;
+      await invite(inviter, chat.id, known.email);
+      await invite(inviter, chat.id, unknownEmail);
+      const [toKnown] = mailTo(known.email);
+      const [toUnknown] = mailTo(unknownEmail);
+      expect(toKnown).toContain('https://confab.example/join/');
+      for (const detail of [known.username, known.record.id, 'Known Person']) expect(toKnown).not.toContain(detail);
+      // The same text for both, but for the address, the token and the MIME boundary.
+      const body = (mail: string, email: string) =>
+        htmlPart(mail)
+          .replace(/\/join\/[A-Za-z0-9_-]+/g, '/join/TOKEN')
+          .replace(/--confab-[^\s]+/g, '--BOUNDARY')
+          .replaceAll(email, 'ADDRESS');
+      expect(body(toKnown ?? '', known.email)).toBe(body(toUnknown ?? '', unknownEmail));
+    });
+
+    it('lets an existing account accept in the app: a live frame, then it joins, and the invitation is spent', async () => {
+      const inviter = await person('Ivy Inviter');
+      const invitee = await person();
+      const chat = await createChat(inviter, { name: 'Accept in app' });
+      const socket = await TestSocket.open(testServer.url);
+      try {
+        expect((await socket.authenticate(invitee.pb.authStore.token)).type).toBe('authSuccess');
+        expect((await invite(inviter, chat.id, invitee.email)).status).toBe(200);
+        expect(await socket.nextOfType('invitations_changed')).toEqual({ type: 'invitations_changed' });
+        expect(await participantsOf(chat.id)).not.toContain(invitee.record.id);
+        const [pending, ...rest] = await pendingOf(invitee);
+        expect(rest).toEqual([]);
+        expect(pending).toEqual({
+          id: expect.stringMatching(/^[a-z0-9]{15}$/),
+          chat: { id: chat.id, name: 'Accept in app' },
+          invited_by: { username: inviter.username, name: 'Ivy Inviter' },
+          created: expect.any(String),
+          expires_at: expect.any(String),
+        });
+        const accepted = await call('POST', `/api/my-invitations/${pending?.id}/accept`, invitee);
+        expect(accepted.status).toBe(200);
+        expect(accepted.body).toEqual({ chat_id: chat.id });
+        expect(await participantsOf(chat.id)).toContain(invitee.record.id);
+        expect(((await socket.nextOfType('chat_added'))['chat'] as { id: string }).id).toBe(chat.id);
+        await socket.nextOfType('invitations_changed');
+        expect(await pendingOf(invitee)).toEqual([]);
+        expect((await call('POST', `/api/my-invitations/${pending?.id}/accept`, invitee)).status).toBe(404);
+        const token = joinToken(mailTo(invitee.email).at(-1) ?? '');
+        expect((await call('GET', `/api/invitation/${token}`)).status).toBe(404);
+      } finally {
+        await socket.close();
+      }
+    });
+
+    it('lets an existing account accept through the mailed link instead, which empties its list', async () => {
+      const inviter = await person();
+      const invitee = await person();
+      const chat = await createChat(inviter, { name: 'Accept by link' });
+      await invite(inviter, chat.id, invitee.email);
+      expect(await pendingOf(invitee)).toHaveLength(1);
+      const token = joinToken(mailTo(invitee.email).at(-1) ?? '');
+      expect((await call('GET', `/api/invitation/${token}`)).body).toMatchObject({ link_type: 'email', user_exists: true });
+      expect(await acceptAs(invitee, token)).toBe(302);
+      expect(await participantsOf(chat.id)).toContain(invitee.record.id);
+      expect(await pendingOf(invitee)).toEqual([]);
+    });
+
+    it('declines: the invitation leaves the list, its link stops working, and nobody is added', async () => {
+      const inviter = await person();
+      const invitee = await person();
+      const chat = await createChat(inviter, { name: 'Decline' });
+      await invite(inviter, chat.id, invitee.email);
+      const [pending] = await pendingOf(invitee);
+      const declined = await call('POST', `/api/my-invitations/${pending?.id}/decline`, invitee);
+      expect(declined.status).toBe(204);
+      expect(declined.text).toBe('');
+      expect(await pendingOf(invitee)).toEqual([]);
+      expect(await participantsOf(chat.id)).not.toContain(invitee.record.id);
+      expect(await invitationRows(chat.id)).toEqual([]);
+      const token = joinToken(mailTo(invitee.email).at(-1) ?? '');
+      expect(await acceptAs(invitee, token)).toBe(404);
+      expect((await call('POST', `/api/my-invitations/${pending?.id}/accept`, invitee)).status).toBe(404);
+    });
+
+    it("answers 404 for someone else's invitation, and never lists one to an account registered after it", async () => {
+      const inviter = await person();
+      const invitee = await person();
+      const other = await person();
+      const chat = await createChat(inviter, { name: 'Not yours' });
+      await invite(inviter, chat.id, invitee.email);
+      const [pending] = await pendingOf(invitee);
+      for (const action of ['accept', 'decline']) {
+        const refused = await call('POST', `/api/my-invitations/${pending?.id}/${action}`, other);
+        expect(refused.status).toBe(404);
+        expect(refused.body).toMatchObject({ message: 'Invitation not found' });
+        // The inviter cannot spend it either.
+        expect((await call('POST', `/api/my-invitations/${pending?.id}/${action}`, inviter)).status).toBe(404);
+        expect((await call('POST', `/api/my-invitations/${pending?.id}/${action}`)).status).toBe(401);
+      }
+      expect((await call('POST', '/api/my-invitations/abcdefghijklmno/accept', invitee)).status).toBe(404);
+      expect((await call('GET', '/api/my-invitations')).status).toBe(401);
+      expect(await pendingOf(other)).toEqual([]);
+      expect(await pendingOf(invitee)).toHaveLength(1);
+      expect(await participantsOf(chat.id)).toEqual([inviter.record.id]);
+
+      // E-mail addresses are not verified: an account made with the address after the invitation
+      // does not find it in the app; the mailed link still works for whoever holds the mailbox.
+      const lateEmail = `late.${Date.now()}@example.test`;
+      await invite(inviter, chat.id, lateEmail);
+      const late = await registerUser(testServer, { email: lateEmail });
+      expect(await pendingOf(late)).toEqual([]);
+      expect(await acceptAs(late, joinToken(mailTo(lateEmail).at(-1) ?? ''))).toBe(302);
+    });
+
+    it('a new invitation to the same address replaces the pending one', async () => {
+      const inviter = await person();
+      const invitee = await person();
+      const chat = await createChat(inviter, { name: 'Twice' });
+      await invite(inviter, chat.id, invitee.email);
+      const firstToken = joinToken(mailTo(invitee.email).at(-1) ?? '');
+      await invite(inviter, chat.id, invitee.email);
+      const secondToken = joinToken(mailTo(invitee.email).at(-1) ?? '');
+      expect(await pendingOf(invitee)).toHaveLength(1);
+      expect((await call('GET', `/api/invitation/${firstToken}`)).status).toBe(404);
+      expect((await call('GET', `/api/invitation/${secondToken}`)).status).toBe(200);
+    });
+
+    it('refuses a participant who is not an admin, by e-mail and by username, and changes nothing', async () => {
+      const owner = await person();
+      const participant = await person();
+      const known = await person();
+      const chat = await createChat(owner, { name: 'Admins invite', participants: [participant.record.id] });
+      const mailsBefore = testServer.outboxMails().length;
+      const invitationsBefore = await testServer.probe.count('invitations');
+      for (const body of [{ email: known.email }, { email: `someone.${Date.now()}@example.test` }, { username: known.username }]) {
+        const refused = await call('POST', '/api/invite-to-chat', participant, { chat_id: chat.id, ...body });
+        expect(refused.status).toBe(403);
+        expect(refused.body).toEqual({ status: 403, message: 'Only chat admins can invite people.', data: {} });
+      }
+      expect((await participantsOf(chat.id)).sort()).toEqual([owner.record.id, participant.record.id].sort());
+      expect(await testServer.probe.count('invitations')).toBe(invitationsBefore);
+      expect(testServer.outboxMails()).toHaveLength(mailsBefore);
+      expect(await pendingOf(known)).toEqual([]);
     });
   });
 
@@ -504,5 +701,75 @@ describe('temporary accounts through share links are limited per address', () =>
     } finally {
       clockOffsetMs = 0;
     }
+  });
+});
+
+describe.each(variants)('invitations are limited per inviter and per chat ($name)', (variant) => {
+  let testServer: TestServer;
+  let clockOffsetMs = 0;
+  // Limits count per clock hour: a fixed start ten minutes into an hour keeps every test inside one.
+  const startedAt = Date.now();
+  const clockStart = Date.UTC(2030, 0, 1, 10, 10);
+  beforeAll(async () => {
+    testServer = await startTestServer(variant, {
+      invitationsPerUserPerHour: 3,
+      invitationsPerChatPerHour: 4,
+      now: () => new Date(clockStart + (Date.now() - startedAt) + clockOffsetMs),
+    });
+  });
+  afterAll(async () => {
+    await testServer?.close();
+  });
+
+  const invite = (inviter: RegisteredUser, chatId: string, target: { email: string } | { username: string }) =>
+    rawRequest(testServer.url, 'POST', '/api/invite-to-chat', { token: `Bearer ${inviter.pb.authStore.token}`, body: { chat_id: chatId, ...target } });
+  const tooMany = { status: 429, message: 'Too many invitations. Please try again later.', data: {} };
+  const fresh = (label: string) => ({ email: `${label}.${Math.random().toString(36).slice(2, 8)}@example.test` });
+
+  it("answers 429 past the inviter's hourly allowance, by e-mail and by username, and again the next hour", async () => {
+    const inviter = await registerUser(testServer);
+    const first = await createChat(inviter, { name: 'First' });
+    const second = await createChat(inviter, { name: 'Second' });
+    const joiner = await registerUser(testServer);
+    expect((await invite(inviter, first.id, fresh('one'))).status).toBe(200);
+    expect((await invite(inviter, second.id, fresh('two'))).status).toBe(200);
+    expect((await invite(inviter, first.id, { username: joiner.username })).status).toBe(200);
+    const invitationsBefore = await testServer.probe.count('invitations');
+    const byEmail = await invite(inviter, second.id, fresh('three'));
+    expect(byEmail.status).toBe(429);
+    expect(byEmail.body).toEqual(tooMany);
+    const late = await registerUser(testServer);
+    const byUsername = await invite(inviter, second.id, { username: late.username });
+    expect(byUsername.status).toBe(429);
+    expect(byUsername.body).toEqual(tooMany);
+    expect(await testServer.probe.count('invitations')).toBe(invitationsBefore);
+    const members = await testServer.probe.rows('select user_id from chat_participants where chat_id = $1', [second.id]);
+    expect(members.map((row) => row['user_id'])).toEqual([inviter.record.id]);
+
+    clockOffsetMs = 60 * 60 * 1000;
+    try {
+      expect((await invite(inviter, second.id, { username: late.username })).status).toBe(200);
+    } finally {
+      clockOffsetMs = 0;
+    }
+  });
+
+  it("answers 429 past the chat's hourly allowance, whichever admin invites", async () => {
+    const ann = await registerUser(testServer);
+    const ben = await registerUser(testServer);
+    const chat = await createChat(ann, { name: 'Busy chat', participants: [ben.record.id] });
+    await ann.pb.collection('chats').update(chat.id, { 'admins+': ben.record.id });
+    for (const label of ['a', 'b', 'c']) expect((await invite(ann, chat.id, fresh(label))).status).toBe(200);
+    // Ann's own allowance (3) is spent; that refusal does not spend the chat's.
+    expect((await invite(ann, chat.id, fresh('d'))).status).toBe(429);
+    expect((await invite(ben, chat.id, fresh('e'))).status).toBe(200);
+    const refused = await invite(ben, chat.id, fresh('f'));
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual(tooMany);
+    const rows = await testServer.probe.rows('select count(*) as n from invitations where chat = $1', [chat.id]);
+    expect(Number(rows[0]?.['n'])).toBe(4);
+    // Other chats keep their own allowance (Ben has one invitation of his own left).
+    const other = await createChat(ben, { name: 'Quiet chat' });
+    expect((await invite(ben, other.id, fresh('g'))).status).toBe(200);
   });
 });

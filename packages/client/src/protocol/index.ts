@@ -1,7 +1,8 @@
 /**
- * Wire types of the realtime WebSocket (spec §7 "Realtime messages"), shared by the client and
- * @confab/server through the `@confab/client/protocol` entry. Every frame is one JSON object
- * with a `type`. Types and a few constants only: no behaviour.
+ * Wire types of the realtime WebSocket (spec §7 "Realtime messages"), and the answer shapes of
+ * product endpoints both sides spell (at the end), shared by the client and @confab/server
+ * through the `@confab/client/protocol` entry. Every frame is one JSON object with a `type`.
+ * Types and a few constants only: no behaviour.
  *
  * Additions must stay backward compatible: new optional fields, new frame types that old peers
  * may ignore.
@@ -146,6 +147,15 @@ export interface ChatFilesChangedFrame {
   file_id: string;
 }
 
+/**
+ * The user's pending e-mail invitations changed: one arrived, or one was accepted or declined
+ * (possibly in another tab). Sent to that user's sockets only; carries nothing, so a client loads
+ * GET /api/my-invitations again.
+ */
+export interface InvitationsChangedFrame {
+  type: 'invitations_changed';
+}
+
 /** Stable codes of error frames. */
 export const errorCodes = [
   'invalid_frame',
@@ -179,6 +189,7 @@ export type ServerFrame =
   | ChatRemovedFrame
   | ChatDeletedFrame
   | ChatFilesChangedFrame
+  | InvitationsChangedFrame
   | PongFrame
   | ErrorFrame;
 
@@ -201,3 +212,60 @@ export const maxMessageLength = 10_000;
 
 /** The most messages a join_chat replays before answering joined with has_more. */
 export const maxReplayMessages = 500;
+
+// Invitation answers of the product endpoints (docs/CONTRACTS.md "Invitations and onboarding").
+// Typed here once: the server types what it sends with them, the client what it reads.
+
+/**
+ * POST /api/invite-to-chat. An e-mail invitation answers `invited` whatever the address is (an
+ * account, no account, or already in the chat), so the answer never tells who has an account.
+ * A username (admins only, as spec §6 gives inviting to chat admins) is added at once: `added`.
+ */
+export type InviteResult = InviteInvitedResult | InviteAddedResult;
+
+export interface InviteInvitedResult {
+  success: true;
+  status: 'invited';
+  chat_id: string;
+}
+
+export interface InviteAddedResult {
+  success: true;
+  status: 'added';
+  chat_id: string;
+  user: { id: string; username: string; name: string };
+}
+
+/** GET /api/invitation/{token}: what a /join link leads to. */
+export interface InvitationView {
+  id: string;
+  chat_id: string;
+  chat: { id: string; name: string };
+  /** The invited address ('' for share links). */
+  email: string;
+  link_type: 'shareable' | 'email';
+  /** An account with the invited e-mail exists: the join screen asks it to sign in. */
+  user_exists: boolean;
+  expires_at: string;
+}
+
+/** One pending e-mail invitation of the signed-in user (GET /api/my-invitations). */
+export interface PendingInvitation {
+  id: string;
+  chat: { id: string; name: string };
+  /** Who invited; null when that account has been deleted since. */
+  invited_by: { username: string; name: string } | null;
+  /** PocketBase datetimes ('2026-01-01 12:00:00.000Z'). */
+  created: string;
+  expires_at: string;
+}
+
+/** GET /api/my-invitations: pending, unexpired, newest first. */
+export interface MyInvitationsAnswer {
+  invitations: PendingInvitation[];
+}
+
+/** POST /api/my-invitations/{id}/accept: the chat the user has joined. */
+export interface AcceptedInvitationAnswer {
+  chat_id: string;
+}

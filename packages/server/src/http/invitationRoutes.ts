@@ -6,11 +6,27 @@ interface TokenParams {
   token: string;
 }
 
+interface IdParams {
+  id: string;
+}
+
 /** Product endpoints of CONTRACTS "Invitations and onboarding (issue 4)"; the rules live in services/invitations.ts and services/onboarding.ts. */
 export function registerInvitationRoutes(app: FastifyInstance, services: Services): void {
   const invitations = services.invitations;
 
   app.post('/api/invite-to-chat', async (request) => invitations.inviteToChat(request.confabAuth, objectBody(request)));
+
+  // The signed-in user's own pending e-mail invitations (CONTRACTS "Invitations and onboarding").
+  app.get('/api/my-invitations', async (request) => invitations.myInvitations(request.confabAuth));
+
+  app.post<{ Params: IdParams }>('/api/my-invitations/:id/accept', async (request) =>
+    invitations.acceptMine(request.confabAuth, request.params.id),
+  );
+
+  app.post<{ Params: IdParams }>('/api/my-invitations/:id/decline', async (request, reply) => {
+    await invitations.declineMine(request.confabAuth, request.params.id);
+    return reply.code(204).send();
+  });
 
   app.get<{ Params: TokenParams }>('/api/invitation/:token', async (request) => invitations.viewInvitation(request.params.token));
 

@@ -19,7 +19,11 @@ export function passwordResetMail(options: { to: string; from: string; username:
   return { to: options.to, from: options.from, subject: 'Reset your Confab password', text, html };
 }
 
-/** To someone without an account: a /join/{token} link. Every user-supplied value is escaped in HTML. */
+/**
+ * To every address invited to a chat, account or not: the same words and a /join/{token} link,
+ * nothing about an account (the mail must not tell more than the invite-to-chat answer does).
+ * Every user-supplied value is escaped in HTML.
+ */
 export function chatInvitationMail(options: { to: string; from: string; inviterName: string; chatName: string; link: string }): OutgoingMail {
   const text = [
     'Hello,',
@@ -37,21 +41,4 @@ export function chatInvitationMail(options: { to: string; from: string; inviterN
     '<p>The link expires in 7 days. If you did not expect this, ignore this mail.</p>',
   ].join('\n');
   return { to: options.to, from: options.from, subject: 'You are invited to a chat on Confab', text, html };
-}
-
-/** To an existing user added by e-mail. */
-export function addedToChatMail(options: { to: string; from: string; username: string; inviterName: string; chatName: string; link: string }): OutgoingMail {
-  const text = [
-    `Hello ${options.username},`,
-    '',
-    `${options.inviterName} added you to the chat "${options.chatName}" on Confab:`,
-    '',
-    options.link,
-  ].join('\n');
-  const html = [
-    `<p>Hello ${escapeHtml(options.username)},</p>`,
-    `<p>${escapeHtml(options.inviterName)} added you to the chat &quot;${escapeHtml(options.chatName)}&quot; on Confab.</p>`,
-    `<p><a href="${escapeHtml(options.link)}">Open the chat</a></p>`,
-  ].join('\n');
-  return { to: options.to, from: options.from, subject: 'You were added to a chat on Confab', text, html };
 }

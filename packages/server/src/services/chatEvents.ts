@@ -1,4 +1,4 @@
-import type { ChatFilesChangedFrame } from '@confab/client/protocol';
+import type { ChatFilesChangedFrame, InvitationsChangedFrame } from '@confab/client/protocol';
 import { userChannel, type ChatListEvent, type RevokeEvent } from '../realtime/channels';
 import type { UserRow } from '../store/repositories/users';
 import type { RecordCollection, RecordJson } from './collections/types';
@@ -83,6 +83,16 @@ export class ChatEvents {
     } catch (error) {
       this.context.logger.error({ error: String(error), chatId }, 'files event failed');
     }
+  }
+
+  /**
+   * The user's pending invitations changed (one arrived, or was accepted or declined): their open
+   * apps load the list again. Delivered on the user channel like the chat-list frames, for the
+   * chat the invitation is to; it detaches nothing.
+   */
+  async invitationsChanged(userId: string, chatId: string): Promise<void> {
+    const frame: InvitationsChangedFrame = { type: 'invitations_changed' };
+    await this.send([userId], this.listEvent(chatId, frame, false));
   }
 
   /** Tokens of the user were revoked: every instance closes that user's sockets. */

@@ -1,6 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type {
+  AcceptedInvitationAnswer,
+  InvitationView,
+  InviteInvitedResult,
+  InviteResult,
+  MyInvitationsAnswer,
+  PendingInvitation,
+} from '@confab/client/protocol';
 import { ConfabServerError, fieldErrors, validationError, type FieldErrors } from '../errors';
-import { addedToChatMail, chatInvitationMail } from '../mail/templates';
+import { chatInvitationMail } from '../mail/templates';
 import type { OutgoingMail } from '../mail/transport';
 import { isUniqueViolation } from '../store/database';
 import { formatTimestamp, newRecordId, randomAlphanumeric } from '../store/ids';
@@ -9,8 +17,10 @@ import type { InvitationRow, ShareLinkRow } from '../store/repositories/invitati
 import type { UserRow } from '../store/repositories/users';
 import type { AccountsService } from './accounts';
 import type { ChatEvents } from './chatEvents';
+import { inviteRefusal, mayInvite } from './chatMembership';
 import type { RequestAuth, ServiceContext } from './context';
 import { readString, type Body } from './input';
+import { tooManyRequests } from './limits/rateLimits';
 import { hashPassword } from './passwords';
 import {
   isValidEmail,
@@ -40,18 +50,13 @@ function newToken(): string {
 }
 
 const invalidInvitation = (): ConfabServerError => new ConfabServerError('notFound', 'Invalid or expired invitation');
+const invitationNotFound = (): ConfabServerError => new ConfabServerError('notFound', 'Invitation not found');
+/** Record ids: 15 characters of [a-z0-9]. */
+const recordIdPattern = /^[a-z0-9]{15}$/;
 
 type Redeemable = { kind: 'shareable'; link: ShareLinkRow } | { kind: 'email'; invitation: InvitationRow };
 
-export interface InvitationView {
-  id: string;
-  chat_id: string;
-  chat: { id: string; name: string };
-  email: string;
-  link_type: 'shareable' | 'email';
-  user_exists: boolean;
-  expires_at: string;
-}
+export type { InvitationView };
 
 /** Invitations by e-mail or username, share links, joins, search and complete-account (issue 4). */
 export class InvitationsService {
@@ -100,7 +105,27 @@ export class InvitationsService {
 
   // ---- invite-to-chat ----
 
-  async inviteToChat(auth: RequestAuth, body: Body) {
+  /**
+   * Counts one invitation against the inviter's and the chat's hourly allowances. The inviter's
+   * is counted first and the chat's only when it passed: a refusal by the chat's allowance still
+   * counts against the inviter (hammering a busy chat spends one's own hour), while a refusal by
+   * the inviter's allowance never spends the chat's (one admin cannot use up the others').
+   */
+  private async countInvitation(inviterId: string, chatId: string): Promise<void> {
+    const limits = this.context.rateLimits;
+    const refused = () => tooManyRequests('Too many invitations. Please try again later.');
+    if (!(await limits.allow(`invitations:user:${inviterId}`, limits.limits.invitationsPerUser))) throw refused();
+    if (!(await limits.allow(`invitations:chat:${chatId}`, limits.limits.invitationsPerChat))) throw refused();
+  }
+
+  /**
+   * Admins only (spec §6). A username is added at once (the inviter sees usernames through
+   * search-users anyway). An e-mail always answers the same `invited`, whether the address has an
+   * account, has none, or is already in the chat, so the answer tells nobody who has an account:
+   * every invited address gets the same mail with a /join link (none when already in the chat),
+   * and an account with that address also finds the invitation in the app, to accept or decline.
+   */
+  async inviteToChat(auth: RequestAuth, body: Body): Promise<InviteResult> {
     const inviter = this.accounts.requireUser(auth);
     const chatId = readString(body, 'chat_id')?.trim();
     const email = readString(body, 'email')?.trim().toLowerCase() ?? '';
@@ -114,29 +139,21 @@ export class InvitationsService {
     }
     if (Object.keys(errors).length > 0) throw validationError('Failed to invite user', errors);
     const chat = await this.participantChatOr404(chatId, inviter);
-    const inviterName = inviter.name.trim() === '' ? inviter.username : inviter.name;
+    const members = (await this.context.store.chats.membersOf([chat.id])).get(chat.id) ?? { participants: [], admins: [] };
+    if (!mayInvite(members, inviter.id)) throw new ConfabServerError('forbidden', inviteRefusal);
+    await this.countInvitation(inviter.id, chat.id);
     if (email === '') {
       const user = await this.context.store.users.findByUsername(username);
       if (user === undefined) throw new ConfabServerError('notFound', 'User not found');
       await this.join(user, chat.id);
-      return { success: true, status: 'added' as const, chat_id: chat.id, user: { id: user.id, username: user.username, name: user.name } };
+      return { success: true, status: 'added', chat_id: chat.id, user: { id: user.id, username: user.username, name: user.name } };
     }
+    const answer: InviteInvitedResult = { success: true, status: 'invited', chat_id: chat.id };
     const existing = await this.context.store.users.findByEmail(email);
-    if (existing !== undefined) {
-      if (await this.join(existing, chat.id)) {
-        const link = `${this.context.publicUrl()}/chat/${chat.id}`;
-        await this.sendMail(addedToChatMail({ to: existing.email, from: this.from(), username: existing.username, inviterName, chatName: chat.name, link }));
-      }
-      return {
-        success: true,
-        status: 'added' as const,
-        chat_id: chat.id,
-        user: { id: existing.id, username: existing.username, name: existing.name },
-      };
-    }
+    if (existing !== undefined && members.participants.includes(existing.id)) return answer;
     const token = newToken();
     const now = this.context.config.now();
-    await this.context.store.invitations.insertInvitation({
+    await this.context.store.invitations.replacePendingInvitation({
       id: newRecordId(),
       chat: chat.id,
       invited_by: inviter.id,
@@ -149,10 +166,63 @@ export class InvitationsService {
       accepted_at: null,
       created: formatTimestamp(now),
       updated: formatTimestamp(now),
+      invitee: existing?.id ?? null,
     });
     const link = `${this.context.publicUrl()}/join/${token}`;
+    const inviterName = inviter.name.trim() === '' ? inviter.username : inviter.name;
     await this.sendMail(chatInvitationMail({ to: email, from: this.from(), inviterName, chatName: chat.name, link }));
-    return { success: true, status: 'invited' as const, chat_id: chat.id };
+    if (existing !== undefined) await this.chatEvents.invitationsChanged(existing.id, chat.id);
+    return answer;
+  }
+
+  // ---- the signed-in user's own invitations ----
+
+  /** GET /api/my-invitations: the caller's pending e-mail invitations, newest first. */
+  async myInvitations(auth: RequestAuth): Promise<MyInvitationsAnswer> {
+    const user = this.accounts.requireUser(auth);
+    const rows = await this.context.store.invitations.pendingForInvitee(user.id, user.email.toLowerCase(), this.now());
+    const invitations = rows.map(
+      (row): PendingInvitation => ({
+        id: row.id,
+        chat: { id: row.chat_id, name: row.chat_name },
+        invited_by: row.inviter_username === null ? null : { username: row.inviter_username, name: row.inviter_name ?? '' },
+        created: row.created,
+        expires_at: row.expires,
+      }),
+    );
+    return { invitations };
+  }
+
+  /** One of the caller's own pending invitations; anyone else's, or a spent one, is a 404. */
+  private async myPendingInvitation(user: UserRow, id: string): Promise<InvitationRow> {
+    const invitation = recordIdPattern.test(id) ? await this.context.store.invitations.findInvitationById(id) : undefined;
+    const mine =
+      invitation !== undefined &&
+      invitation.link_type === 'email' &&
+      invitation.invitee === user.id &&
+      invitation.email === user.email.toLowerCase() &&
+      invitation.accepted_at === null &&
+      invitation.expires > this.now();
+    if (!mine) throw invitationNotFound();
+    return invitation;
+  }
+
+  /** POST /api/my-invitations/{id}/accept: the caller joins the chat; the invitation (and its link) is spent. */
+  async acceptMine(auth: RequestAuth, id: string): Promise<AcceptedInvitationAnswer> {
+    const user = this.accounts.requireUser(auth);
+    const invitation = await this.myPendingInvitation(user, id);
+    if (!(await this.context.store.invitations.consumeInvitation(invitation.id, user.id, this.now()))) throw invitationNotFound();
+    await this.join(user, invitation.chat);
+    await this.chatEvents.invitationsChanged(user.id, invitation.chat);
+    return { chat_id: invitation.chat };
+  }
+
+  /** POST /api/my-invitations/{id}/decline: the invitation and its mailed link are gone. */
+  async declineMine(auth: RequestAuth, id: string): Promise<void> {
+    const user = this.accounts.requireUser(auth);
+    const invitation = await this.myPendingInvitation(user, id);
+    if (!(await this.context.store.invitations.deletePendingInvitation(invitation.id))) throw invitationNotFound();
+    await this.chatEvents.invitationsChanged(user.id, invitation.chat);
   }
 
   // ---- share links ----
@@ -245,6 +315,8 @@ export class InvitationsService {
     if (!(await this.join(user, chatId)) && found.kind === 'shareable') {
       await this.context.store.invitations.releaseShareLinkUse(found.link.id);
     }
+    // Accepted from the mailed link: the app's list of pending invitations drops it.
+    if (found.kind === 'email') await this.chatEvents.invitationsChanged(user.id, chatId);
     return chatId;
   }
 
@@ -263,10 +335,8 @@ export class InvitationsService {
     if (name === '') throw validationError('Please enter your name', { display_name: fieldErrors.required() });
     if (name.length > displayNameMaximum) throw validationError('Failed to accept invitation', { display_name: fieldErrors.maxText(displayNameMaximum) });
     // Anyone holding a link can make accounts: each address gets a bounded number per hour.
-    const limitKey = `temporary-accounts:ip:${ip}`;
-    const limit = { maximum: this.context.config.temporaryAccountsPerIpPerHour, windowMs: 60 * 60 * 1000 };
-    if (this.context.rateLimiter.isLimited(limitKey, limit)) throw new ConfabServerError('tooManyRequests');
-    this.context.rateLimiter.record(limitKey, limit);
+    const limits = this.context.rateLimits;
+    if (!(await limits.allow(`temporary-accounts:ip:${ip}`, limits.limits.temporaryAccountsPerIp))) throw tooManyRequests();
     // The use is spent first, so a full link never creates an account.
     if (!(await this.spend(found, ''))) throw invalidInvitation();
     const username = `${temporaryUsernamePrefix}${randomAlphanumeric(10)}`;

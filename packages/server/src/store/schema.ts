@@ -103,6 +103,8 @@ export interface InvitationsTable {
   accepted_at: string | null;
   created: string;
   updated: string;
+  /** The account the e-mail belonged to when invited (migration 004); null for unknown addresses. */
+  invitee: string | null;
 }
 
 export interface ShareLinksTable {
