@@ -30,6 +30,7 @@ export { InvitationsService, chatIdFromLocation } from './invitations/Invitation
 export type {
   Invitation,
   InviteResult,
+  PendingInvitation,
   ShareableAcceptResult,
   EmailAcceptInput,
   ShareLinkOptions,

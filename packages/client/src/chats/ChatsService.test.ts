@@ -114,6 +114,32 @@ describe('chats changes', () => {
   });
 });
 
+describe('chats.leave and chats.include', () => {
+  beforeEach(async () => {
+    await client.chats.list();
+  });
+
+  it('leaves through POST /api/chats/{id}/leave: the chat leaves the list and, when open, closes', async () => {
+    seedMessages(server, gateway, 'newer', 2);
+    await client.messages.open('newer');
+    await client.chats.leave('newer');
+    expect(lastRequest()).toMatchObject({ method: 'POST', path: '/api/chats/newer/leave' });
+    expect(state().chats.map((chat) => chat.id)).toEqual(['older']);
+    expect(state()).toMatchObject({ currentChat: null, messages: [] });
+  });
+
+  it('rejects with the server message and keeps the chat', async () => {
+    await expect(client.chats.leave('bobs')).rejects.toMatchObject({ status: 404, message: 'Chat not found' });
+    expect(state().chats.map((chat) => chat.id)).toEqual(['newer', 'older']);
+  });
+
+  it('includes a chat just joined in the list', async () => {
+    server.records.chats.find((chat) => chat.id === 'bobs')?.participants.push(alice);
+    await client.chats.include('bobs');
+    expect(state().chats.map((chat) => chat.id)).toContain('bobs');
+  });
+});
+
 describe('chat-list events', () => {
   beforeEach(async () => {
     await client.chats.list();

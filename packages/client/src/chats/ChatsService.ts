@@ -122,6 +122,23 @@ export class ChatsService {
     return this.patch(id, { auto_route_agent: username });
   }
 
+  /** Fetches a chat the user has just joined (e.g. an accepted invitation) into the chat list. */
+  async include(id: string): Promise<ChatRecord> {
+    const chat = await this.call(() => this.dependencies.pb.collection(chatsCollection).getOne<ChatRecord>(id, { expand }));
+    this.remember(chat);
+    return chat;
+  }
+
+  /**
+   * The user leaves the chat (POST /api/chats/{id}/leave); it leaves the list and, if open, closes.
+   * The last admin of a chat with other people is refused (400) until someone else is an admin;
+   * the only person in a chat is refused too and deletes the chat instead.
+   */
+  async leave(id: string): Promise<void> {
+    await this.call(() => this.dependencies.pb.send(`/api/chats/${encodeURIComponent(id)}/leave`, { method: 'POST' }));
+    this.forget(id);
+  }
+
   /** Deletes the chat with its messages and files (admins only). */
   async remove(id: string): Promise<void> {
     await this.call(() => this.dependencies.pb.collection(chatsCollection).delete(id));

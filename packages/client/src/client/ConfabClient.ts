@@ -75,7 +75,7 @@ export class ConfabClient {
   readonly chats: ChatsService;
   /** The open chat's messages in store.messages, and sending. */
   readonly messages: MessagesService;
-  /** Invitations, share links, invites and user suggestions (issue 4). */
+  /** Invitations, share links, invites, user suggestions and the user's pending invitations (issue 4). */
   readonly invitations: InvitationsService;
   /** The signed-in user's own account: complete-account, username, API keys. */
   readonly account: AccountService;
@@ -123,6 +123,9 @@ export class ConfabClient {
       fetch: this.fetchFunction,
       baseUrl: () => this.baseUrl,
       token: () => this.pb.authStore.token,
+      store: this.store,
+      realtime: this.realtime,
+      onJoined: (chatId) => this.chats.include(chatId),
     });
     this.account = new AccountService({ pb: this.pb, request, currentUser, login: (identity, password) => this.login(identity, password) });
     this.files = new FilesService({

@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfabClient } from '../client/ConfabClient';
+import { buildPendingInvitation } from '../testing/builders';
+import { connectedClient } from '../testing/connectedClient';
+import { startFakeGateway } from '../testing/fakeGateway';
 import { startFakeServer } from '../testing/fakeServer';
 import type { FakeServer } from '../testing/fakeServer';
+import { waitUntil } from '../testing/waitUntil';
 import { chatIdFromLocation } from './InvitationsService';
 
 let server: FakeServer;
@@ -100,5 +104,77 @@ describe('invitations.inviteToChat, createShareLink, searchUsers', () => {
     expect(server.requests).toHaveLength(count);
     await expect(client.invitations.searchUsers('bo')).resolves.toEqual([{ id: 'u2', username: 'bob', name: 'Bob' }]);
     expect(lastRequest()?.path).toBe('/api/search-users/bo');
+  });
+});
+
+describe('the signed-in user\'s pending invitations', () => {
+  const launch = buildPendingInvitation({ id: 'invitation00001', chat: { id: 'launch', name: 'Launch' } });
+  const design = buildPendingInvitation({ id: 'invitation00002', chat: { id: 'design', name: 'Design' }, invited_by: null });
+
+  it('lists them into the store, with loading and error states', async () => {
+    server.pendingInvitations = [launch, design];
+    await signIn();
+    const loading = client.invitations.listPending();
+    expect(client.store.getState()).toMatchObject({ invitationsLoading: true, invitationsError: null });
+    await expect(loading).resolves.toEqual([launch, design]);
+    expect(client.store.getState()).toMatchObject({ invitations: [launch, design], invitationsLoading: false });
+    expect(lastRequest()).toMatchObject({ method: 'GET', path: '/api/my-invitations' });
+
+    client.logout();
+    expect(client.store.getState().invitations).toEqual([]);
+    await expect(client.invitations.listPending()).rejects.toMatchObject({ status: 401 });
+    expect(client.store.getState()).toMatchObject({ invitationsLoading: false, invitationsError: 'Missing or invalid authentication.' });
+  });
+
+  it('accepts one: it leaves the list, the chat enters the chat list, and the chat id comes back', async () => {
+    server.pendingInvitations = [launch, design];
+    server.addChat({ id: 'launch', name: 'Launch', participants: ['bob000000000001', 'alice0000000001'] });
+    await signIn();
+    await client.invitations.listPending();
+    await expect(client.invitations.acceptPending(launch.id)).resolves.toEqual({ chatId: 'launch' });
+    expect(server.requests.some((request) => request.method === 'POST' && request.path === `/api/my-invitations/${launch.id}/accept`)).toBe(true);
+    expect(client.store.getState().invitations).toEqual([design]);
+    expect(client.store.getState().chats.map((chat) => chat.id)).toEqual(['launch']);
+  });
+
+  it('declines one, and rejects with the server message for an unknown one', async () => {
+    server.pendingInvitations = [launch];
+    await signIn();
+    await client.invitations.listPending();
+    await client.invitations.declinePending(launch.id);
+    expect(lastRequest()).toMatchObject({ method: 'POST', path: `/api/my-invitations/${launch.id}/decline` });
+    expect(client.store.getState().invitations).toEqual([]);
+    await expect(client.invitations.acceptPending('nope')).rejects.toMatchObject({ status: 404, message: 'Invitation not found' });
+  });
+
+  it('loads the list again on an invitations_changed frame and after a reconnect', async () => {
+    const gateway = await startFakeGateway();
+    const live = await connectedClient(server, gateway, { realtime: { reconnectBaseDelayMs: 10 } });
+    try {
+      await live.invitations.listPending();
+      expect(live.store.getState().invitations).toEqual([]);
+      server.pendingInvitations = [launch];
+      gateway.push({ type: 'invitations_changed' });
+      await waitUntil(() => live.store.getState().invitations.length === 1, 'the list to load again');
+      server.pendingInvitations = [launch, design];
+      gateway.dropAll();
+      await waitUntil(() => live.store.getState().invitations.length === 2, 'the list to load after the reconnect');
+    } finally {
+      live.logout();
+      await gateway.close();
+    }
+  });
+
+  it('does not load a list nobody asked for', async () => {
+    const gateway = await startFakeGateway();
+    const live = await connectedClient(server, gateway);
+    try {
+      gateway.push({ type: 'invitations_changed' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(server.requests.some((request) => request.path === '/api/my-invitations')).toBe(false);
+    } finally {
+      live.logout();
+      await gateway.close();
+    }
   });
 });

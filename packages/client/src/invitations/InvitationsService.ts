@@ -1,25 +1,15 @@
 import { constants } from '../constants';
 import { ConfabError, confabErrorFromResponse, toConfabError } from '../errors';
+import type { AcceptedInvitationAnswer, InvitationView, InviteResult, MyInvitationsAnswer, PendingInvitation } from '../protocol';
+import type { RealtimeConnection } from '../realtime/RealtimeConnection';
+import type { ConfabStore } from '../store/createConfabStore';
 import { classifyInviteInput, shouldSearchInviteSuggestions } from '../validation/content';
 import { messages } from '../validation/messages';
 
-/** GET /api/invitation/{token} (docs/CONTRACTS.md, issue 4). */
-export interface Invitation {
-  id: string;
-  chat_id: string;
-  chat: { id: string; name: string };
-  email: string;
-  link_type: 'shareable' | 'email' | (string & {});
-  user_exists: boolean;
-  expires_at: string;
-}
+/** GET /api/invitation/{token} (docs/CONTRACTS.md, issue 4); the wire type of `@confab/client/protocol`. */
+export type Invitation = InvitationView;
 
-export interface InviteResult {
-  success: boolean;
-  status: 'added' | 'invited' | (string & {});
-  chat_id: string;
-  user?: { id: string; username: string; name: string };
-}
+export type { InviteResult, PendingInvitation };
 
 export interface ShareableAcceptResult {
   success: boolean;
@@ -56,6 +46,12 @@ export interface InvitationsServiceDependencies {
   fetch: typeof fetch;
   baseUrl: () => string;
   token: () => string;
+  /** Holds the pending invitations (store.invitations, invitationsLoading, invitationsError). */
+  store: ConfabStore;
+  /** Its `invitations_changed` frames (and reconnects) reload a list that has been loaded. */
+  realtime: RealtimeConnection;
+  /** After accepting: the joined chat, so it can enter the chat list at once. */
+  onJoined: (chatId: string) => Promise<unknown>;
 }
 
 /** The chat id in a URL or path like `/chat/{id}` (query and fragment ignored). */
@@ -72,7 +68,81 @@ const path = (token: string) => encodeURIComponent(token);
  * rejects with a ConfabError.
  */
 export class InvitationsService {
-  constructor(private readonly dependencies: InvitationsServiceDependencies) {}
+  /** True once listPending() ran for this session: live updates only refresh a list someone shows. */
+  private listed = false;
+  private loadGeneration = 0;
+  private connectedBefore = false;
+
+  constructor(private readonly dependencies: InvitationsServiceDependencies) {
+    const { realtime, store } = dependencies;
+    realtime.on('invitations_changed', () => this.refresh());
+    // Frames sent while the connection was down are lost: a reconnect loads the list again.
+    realtime.on('state', ({ state }) => {
+      if (state !== 'connected') return;
+      if (this.connectedBefore) this.refresh();
+      this.connectedBefore = true;
+    });
+    // A new session starts without a list; the old one's must not come back.
+    store.subscribe((state, previous) => {
+      if (state.user?.id !== previous.user?.id) {
+        this.listed = false;
+        this.connectedBefore = false;
+        this.loadGeneration += 1;
+      }
+    });
+  }
+
+  private refresh(): void {
+    if (this.listed) void this.listPending().catch(() => {});
+  }
+
+  /**
+   * The signed-in user's pending e-mail invitations (GET /api/my-invitations), newest first, into
+   * store.invitations. Afterwards `invitations_changed` frames keep the list current.
+   */
+  async listPending(): Promise<PendingInvitation[]> {
+    const { store, request } = this.dependencies;
+    this.listed = true;
+    const generation = ++this.loadGeneration;
+    store.setState({ invitationsLoading: true, invitationsError: null });
+    try {
+      const answer = await request<MyInvitationsAnswer>('/api/my-invitations');
+      const invitations = answer?.invitations ?? [];
+      if (generation === this.loadGeneration) store.setState({ invitations, invitationsLoading: false });
+      return invitations;
+    } catch (error) {
+      const failure = toConfabError(error);
+      if (generation === this.loadGeneration) store.setState({ invitationsLoading: false, invitationsError: failure.message });
+      throw failure;
+    }
+  }
+
+  /**
+   * Accepts one of the user's pending invitations: the user joins the chat, which enters the chat
+   * list, and the invitation leaves store.invitations. Resolves with the chat id to open.
+   */
+  async acceptPending(id: string): Promise<{ chatId: string }> {
+    const answer = await this.dependencies.request<AcceptedInvitationAnswer>(`/api/my-invitations/${encodeURIComponent(id)}/accept`, {
+      method: 'POST',
+    });
+    this.forget(id);
+    try {
+      await this.dependencies.onJoined(answer.chat_id);
+    } catch {
+      // Joined all the same; the chat_added frame or the next list load brings the chat.
+    }
+    return { chatId: answer.chat_id };
+  }
+
+  /** Declines one of the user's pending invitations; it leaves store.invitations. */
+  async declinePending(id: string): Promise<void> {
+    await this.dependencies.request<void>(`/api/my-invitations/${encodeURIComponent(id)}/decline`, { method: 'POST' });
+    this.forget(id);
+  }
+
+  private forget(id: string): void {
+    this.dependencies.store.setState((state) => ({ invitations: state.invitations.filter((invitation) => invitation.id !== id) }));
+  }
 
   /** The invitation behind a token; null when it is unknown, expired, revoked or used up (404). */
   async get(token: string, signal?: AbortSignal): Promise<Invitation | null> {

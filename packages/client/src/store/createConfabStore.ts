@@ -1,5 +1,6 @@
 import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
+import type { PendingInvitation } from '../protocol';
 import { isChatAdmin } from '../records';
 import type { AgentRecord, ChatRecord, ClientMessage, UserRecord } from '../types';
 
@@ -28,6 +29,12 @@ export interface ClientState {
   /** Kept equal to connectionState === 'connected'; setting either updates the other. */
   isConnected: boolean;
   agents: AgentRecord[];
+  /** The signed-in user's pending e-mail invitations (client.invitations.listPending()), newest first. */
+  invitations: PendingInvitation[];
+  /** True while client.invitations.listPending() runs. */
+  invitationsLoading: boolean;
+  /** The message of the last failed invitations load, null after a success. */
+  invitationsError: string | null;
   sidebarOpen: boolean;
   /** Derived: the user is in currentChat's admins. Recomputed on every state change. */
   isCurrentUserAdmin: boolean;
@@ -68,6 +75,9 @@ export const initialClientState: ClientState = {
   connectionState: 'idle',
   isConnected: false,
   agents: [],
+  invitations: [],
+  invitationsLoading: false,
+  invitationsError: null,
   sidebarOpen: false,
   isCurrentUserAdmin: false,
 };

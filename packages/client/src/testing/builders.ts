@@ -1,3 +1,4 @@
+import type { PendingInvitation } from '../protocol';
 import type { ChatRecord, UserRecord } from '../types';
 
 /* Fixture builders for tests: defaults for every field, overrides per test. */
@@ -31,6 +32,17 @@ export function buildChat(overrides: Partial<ChatRecord> = {}): ChatRecord {
     admins: ['user00000000001'],
     created: '2026-01-01 00:00:00.000Z',
     updated: '2026-01-01 00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function buildPendingInvitation(overrides: Partial<PendingInvitation> = {}): PendingInvitation {
+  return {
+    id: 'invitation00001',
+    chat: { id: 'chat00000000001', name: 'Team' },
+    invited_by: { username: 'bob', name: 'Bob' },
+    created: '2026-01-01 00:00:00.000Z',
+    expires_at: '2026-01-08 00:00:00.000Z',
     ...overrides,
   };
 }

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChatFile } from '../files/chatFile';
+import type { PendingInvitation } from '../protocol';
 import type { ChatRecord, MessageRecord } from '../types';
 import { addFileRecord, createFakeFilesState, routeFiles } from './fakeFiles';
 import type { FakeFilesState, UploadedPart } from './fakeFiles';
@@ -38,6 +39,12 @@ export interface FakeServer {
   records: FakeRecordsState;
   /** The files collection and file tokens (fakeFiles.ts). */
   files: FakeFilesState;
+  /**
+   * What GET /api/my-invitations answers, whoever asks; accept and decline take an entry out
+   * (accept answers its chat id). No rules: who may see or accept which is tested on the real
+   * server (packages/server/test/invitations.test.ts).
+   */
+  pendingInvitations: PendingInvitation[];
   /** Stores a file record in a chat, named the way the server names stored files. */
   addFile(input: Partial<ChatFile> & { chat: string; uploaded_by: string; original_name: string }): ChatFile;
   /** Stores a message with the next seq of its chat. */
@@ -54,10 +61,11 @@ export async function startFakeServer(): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
   const users: FakeUser[] = [{ id: 'alice0000000001', username: 'alice', email: 'alice@example.com', password: 'correct-horse' }];
   const validTokens = new Map<string, string>();
-  const state: Pick<FakeServer, 'configAnswer' | 'records' | 'files'> = {
+  const state: Pick<FakeServer, 'configAnswer' | 'records' | 'files' | 'pendingInvitations'> = {
     configAnswer: 'default',
     records: { chats: [], messages: [] },
     files: createFakeFilesState(),
+    pendingInvitations: [],
   };
   let tokenCounter = 0;
 
@@ -182,6 +190,26 @@ export async function startFakeServer(): Promise<FakeServer> {
         return { status: 400, body: { status: 400, message: 'Failed.', data: { username: { code: 'validation_not_unique', message: 'Username already taken.' } } } };
       }
       return { status: 200, body: { message: 'Account completed' } };
+    }
+    if (path === '/api/my-invitations' || path?.startsWith('/api/my-invitations/') || /^\/api\/chats\/[^/]+\/leave$/.test(path ?? '')) {
+      if (userId === undefined) return { status: 401, body: { status: 401, message: 'Missing or invalid authentication.', data: {} } };
+    }
+    if (request.method === 'GET' && path === '/api/my-invitations') return { status: 200, body: { invitations: state.pendingInvitations } };
+    const mine = /^\/api\/my-invitations\/([^/]+)\/(accept|decline)$/.exec(path ?? '');
+    if (request.method === 'POST' && mine !== null) {
+      const invitation = state.pendingInvitations.find((candidate) => candidate.id === mine[1]);
+      if (invitation === undefined) return { status: 404, body: { status: 404, message: 'Invitation not found', data: {} } };
+      state.pendingInvitations = state.pendingInvitations.filter((candidate) => candidate !== invitation);
+      return mine[2] === 'accept' ? { status: 200, body: { chat_id: invitation.chat.id } } : { status: 204 };
+    }
+    const leaving = /^\/api\/chats\/([^/]+)\/leave$/.exec(path ?? '');
+    if (request.method === 'POST' && leaving !== null) {
+      // Only membership: the refusals (last admin, only participant) are the real server's rules.
+      const chat = state.records.chats.find((candidate) => candidate.id === leaving[1] && candidate.participants.includes(userId ?? ''));
+      if (chat === undefined) return { status: 404, body: { status: 404, message: 'Chat not found', data: {} } };
+      chat.participants = chat.participants.filter((id) => id !== userId);
+      chat.admins = chat.admins.filter((id) => id !== userId);
+      return { status: 204 };
     }
     if (request.method === 'GET' && path === '/api/invitation/missing') {
       return { status: 404, body: { status: 404, message: 'Invalid or expired invitation', data: {} } };
