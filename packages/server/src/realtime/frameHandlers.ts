@@ -126,6 +126,7 @@ export class FrameHandlers {
     try {
       posted = await this.services.messaging.post(author, { chatId: frame.chat_id, content: frame.content, clientId: frame.client_id });
     } catch (error) {
+      if (error instanceof ConfabServerError && error.code === 'tooManyRequests') return connection.send(errorFrame('rate_limited', error.message, ref));
       if (!(error instanceof ConfabServerError) || error.status !== 400) throw error;
       if (Object.keys(error.data).length > 0) return connection.send(errorFrame('invalid_message', invalidMessageText(error.data), ref));
       return connection.send(errorFrame('not_a_participant', 'you are not a participant of this chat', ref));

@@ -22,22 +22,24 @@ import type { RequestAuth, ServiceContext } from './context';
 import { readString, type Body } from './input';
 import { tooManyRequests } from './limits/rateLimits';
 import { hashPassword } from './passwords';
+import { stripUnsafeCharacters } from '@confab/client/rules';
 import {
+  cleanDisplayName,
+  displayNameMaximum,
   isValidEmail,
   passwordMaximum,
   resetPasswordMinimum,
+  temporaryUsernamePrefix,
   validateUsername,
 } from './userValidation';
 
 /** CONTRACTS "Invitations and onboarding": temporary accounts. */
 export const temporaryEmailDomain = 'temporary.confab.invalid';
-export const temporaryUsernamePrefix = 'user_';
 /** Spec §5: invitation signup needs 6 characters, complete-account 8. */
 export const invitationSignupPasswordMinimum = resetPasswordMinimum;
 const invitationLifetimeMs = 7 * 24 * 60 * 60 * 1000;
 const shareLinkDefaults = { expiresInHours: 24, maxUses: 50 };
 const shareLinkLimits = { maxHours: 24 * 365, maxUses: 10_000 };
-const displayNameMaximum = 200;
 /** 32 random bytes (256 bits), base64url: 43 characters. */
 const tokenPattern = /^[A-Za-z0-9_-]{32,128}$/;
 
@@ -331,9 +333,10 @@ export class InvitationsService {
   }
 
   private async joinWithName(found: Redeemable & { kind: 'shareable' }, chatId: string, body: Body, ip: string) {
-    const name = (readString(body, 'display_name') ?? '').trim();
-    if (name === '') throw validationError('Please enter your name', { display_name: fieldErrors.required() });
-    if (name.length > displayNameMaximum) throw validationError('Failed to accept invitation', { display_name: fieldErrors.maxText(displayNameMaximum) });
+    const given = stripUnsafeCharacters(readString(body, 'display_name') ?? '').trim();
+    if (given === '') throw validationError('Please enter your name', { display_name: fieldErrors.required() });
+    if (given.length > displayNameMaximum) throw validationError('Failed to accept invitation', { display_name: fieldErrors.maxText(displayNameMaximum) });
+    const name = cleanDisplayName(given);
     // Anyone holding a link can make accounts: each address gets a bounded number per hour.
     const limits = this.context.rateLimits;
     if (!(await limits.allow(`temporary-accounts:ip:${ip}`, limits.limits.temporaryAccountsPerIp))) throw tooManyRequests();
@@ -373,7 +376,7 @@ export class InvitationsService {
     const email = found.invitation.email;
     if (await this.context.store.users.emailTaken(email)) errors['email'] = fieldErrors.identityTaken('email');
     if (Object.keys(errors).length > 0) throw validationError('Failed to accept invitation', errors);
-    const name = (readString(body, 'display_name') ?? '').trim().slice(0, displayNameMaximum) || (username ?? '');
+    const name = cleanDisplayName(readString(body, 'display_name') ?? '') || (username ?? '');
     const user = await this.insertUser({ username: username ?? '', email, name, password: password ?? '', softRegistered: false });
     if (!(await this.spend(found, user.id))) {
       // Another request used the invitation meanwhile: the account must not outlive the failure.

@@ -151,6 +151,13 @@ export interface ChatFollowsTable {
   created: string;
 }
 
+/** One-time claims of the whole server (migration 003), e.g. 'first_admin'. */
+export interface ServerClaimsTable {
+  name: string;
+  user_id: string;
+  created: string;
+}
+
 export interface Database {
   users: UsersTable;
   chats: ChatsTable;
@@ -165,4 +172,5 @@ export interface Database {
   drop_likes: DropReactionsTable;
   drop_bookmarks: DropReactionsTable;
   chat_follows: ChatFollowsTable;
+  server_claims: ServerClaimsTable;
 }

@@ -1,12 +1,14 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { initialMigration } from './001_initial';
 import { messageSeqMigration } from './002_message_seq';
+import { serverClaimsMigration } from './003_server_claims';
 import { invitationInviteeMigration } from './004_invitation_invitee';
 
 /** Migrations live in code (bundled by tsup), so no folder has to ship beside dist/. */
 const migrations: Record<string, Migration> = {
   '001_initial': initialMigration,
   '002_message_seq': messageSeqMigration,
+  '003_server_claims': serverClaimsMigration,
   '004_invitation_invitee': invitationInviteeMigration,
 };
 
