@@ -78,6 +78,8 @@ export { SidebarChatList } from './components/Sidebar/SidebarChatList';
 export type { SidebarChatListProps } from './components/Sidebar/SidebarChatList';
 export { SidebarUser } from './components/Sidebar/SidebarUser';
 export type { SidebarUserProps } from './components/Sidebar/SidebarUser';
+export { PendingInvitations } from './components/PendingInvitations/PendingInvitations';
+export type { PendingInvitationsProps } from './components/PendingInvitations/PendingInvitations';
 export { CompleteAccountBanner, BANNER_DISMISSED_KEY } from './components/CompleteAccountBanner/CompleteAccountBanner';
 
 // Routing policy (spec §2), router-agnostic

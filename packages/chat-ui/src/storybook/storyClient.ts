@@ -46,6 +46,8 @@ export function createStoryClient({ signedIn = false, pending = false, configure
     const participants = chat.participants.length > 0 ? chat.participants : [storyUserRecord.id];
     backend.addChat({ ...chat, participants, admins: chat.admins.length > 0 ? chat.admins : [storyUserRecord.id], agent_permissions: chat.agent_permissions ?? null, email_address: chat.email_address ?? '', auto_route_enabled: chat.auto_route_enabled ?? false, auto_route_agent: chat.auto_route_agent ?? '' });
   }
+  // Likewise pending invitations given as state, addressed to Alice.
+  for (const invitation of state?.invitations ?? []) backend.addInvitation({ ...invitation, invitee: storyUserRecord.id });
   backend.resetTokens.add('story-reset-token');
   if (pending) backend.hold();
   configure?.(backend);

@@ -3,14 +3,17 @@
  * format (shared/reference/pocketbase-wire.md). Tests and stories hand its `fetch` to a real
  * ConfabClient, so screens are exercised through the real client and SDK, not mocks.
  *
- * Not exported from the package: it knows only what the account screens need.
+ * Not exported from the package: it knows only what the screens need, and none of the server's
+ * rules (house style 19): those are tested on the real server.
  */
 import type { ChatFile } from '@confab/client';
 import { buildFileRecord, createFileRoutes, type FakeFileInput } from './fakeFiles';
 import { callerId, errorResponse, json, nextRecordId, stamp } from './fakeHttp';
+import { buildFakeInvitation, createInvitationRoutes, type FakeInvitation, type FakeInvitationInput } from './fakeInvitations';
 
 export { errorResponse, json } from './fakeHttp';
 export type { FakeFileInput } from './fakeFiles';
+export type { FakeInvitation, FakeInvitationInput } from './fakeInvitations';
 
 export interface FakeUser {
   id: string;
@@ -69,6 +72,10 @@ export interface FakeBackend {
   deleteOutcomes: Map<string, number>;
   /** Every file token POST /api/files/token handed out. */
   fileTokens: string[];
+  /** Pending e-mail invitations, each addressed to one user (GET /api/my-invitations answers the caller's). */
+  invitations: FakeInvitation[];
+  /** Adds a pending invitation for `invitee` and returns it. */
+  addInvitation(input: FakeInvitationInput): FakeInvitation;
   /** Reset tokens that confirm-password-reset accepts. */
   resetTokens: Set<string>;
   /** Every request seen, as 'METHOD /path' plus its JSON body (multipart: the fields, files as File). */
@@ -124,6 +131,7 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
   const chats: FakeChat[] = [];
   const messages: FakeMessage[] = [];
   const files: ChatFile[] = [];
+  const invitations: FakeInvitation[] = [];
   const deleteOutcomes = new Map<string, number>();
   const fileTokens: string[] = [];
   const resetTokens = new Set<string>();
@@ -177,6 +185,7 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
 
   const records = createRecordRoutes({ users, chats, messages });
   const fileRoutes = createFileRoutes({ users, chats, files, deleteOutcomes, fileTokens });
+  const invitationRoutes = createInvitationRoutes({ chats, invitations });
 
   /** `form` is a multipart body, read as given: serialising it through Request would lose file names. */
   const handle = async (request: Request, form: FormData | null): Promise<Response> => {
@@ -193,7 +202,7 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
     requests.push({ route, body });
     const handler = overrides.get(route) ?? routes[route];
     if (handler) return handler(request, body);
-    const recordResponse = records(request, url, body) ?? fileRoutes(request, url, body);
+    const recordResponse = records(request, url, body) ?? fileRoutes(request, url, body) ?? invitationRoutes(request, url);
     return recordResponse ?? errorResponse(404, "The requested resource wasn't found.");
   };
 
@@ -247,6 +256,12 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
       });
       messages.push(...added);
       return added;
+    },
+    invitations,
+    addInvitation: (input) => {
+      const invitation = buildFakeInvitation(input);
+      invitations.push(invitation);
+      return invitation;
     },
     resetTokens,
     requests,

@@ -3,6 +3,7 @@ import { Button } from '../Button/Button';
 import { useComponents } from '../../provider/ComponentsContext';
 import { useConfabClient, useConfabStore, useNavigate } from '../../provider/hooks';
 import { chatsOf } from '../../internal/chatClient';
+import { PendingInvitations } from '../PendingInvitations/PendingInvitations';
 import { SidebarChatList } from './SidebarChatList';
 import { SidebarUser } from './SidebarUser';
 
@@ -30,7 +31,10 @@ const selectCurrentChatId = (state: ClientState) => state.currentChat?.id ?? nul
 const selectChatsLoading = (state: ClientState) => state.chatsLoading;
 const selectChatsError = (state: ClientState) => state.chatsError;
 
-/** The signed-in sidebar: chats, workspace destinations, and the user with status and Logout. */
+/**
+ * The signed-in sidebar: pending invitations (when there are any), chats, workspace destinations,
+ * and the user with status and Logout.
+ */
 export function Sidebar({ id, onNavigate, onLogout, activeChatId }: SidebarProps) {
   const client = useConfabClient();
   const navigate = useNavigate();
@@ -53,6 +57,7 @@ export function Sidebar({ id, onNavigate, onLogout, activeChatId }: SidebarProps
           New Chat
         </Button>
       </div>
+      <PendingInvitations onOpenChat={(chatId) => go(`/chat/${encodeURIComponent(chatId)}`)} />
       <SidebarChatList
         chats={chats}
         activeChatId={activeChatId === undefined ? currentChatId : activeChatId}

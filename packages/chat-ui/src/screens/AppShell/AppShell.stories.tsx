@@ -42,6 +42,34 @@ export const ChatsError: Story = {
   decorators: [withConfab({ signedIn: true, configure: (backend) => backend.override('GET /api/collections/chats/records', () => new Response('{}', { status: 500 })) })],
 };
 
+/** Two pending invitations above the chat list; Accept opens the chat, Decline drops it. */
+export const WithInvitations: Story = {
+  decorators: [
+    withConfab({
+      signedIn: true,
+      state: {
+        chats,
+        invitations: [
+          {
+            id: 'invitation00001',
+            chat: { id: 'chat00000000042', name: 'Design reviews' },
+            invited_by: { username: 'bob', name: 'Bob Builder' },
+            created: '2026-01-01 09:00:00.000Z',
+            expires_at: '2026-01-08 09:00:00.000Z',
+          },
+          {
+            id: 'invitation00002',
+            chat: { id: 'chat00000000043', name: 'Hiring' },
+            invited_by: { username: 'carol', name: '' },
+            created: '2026-01-01 08:00:00.000Z',
+            expires_at: '2026-01-08 08:00:00.000Z',
+          },
+        ],
+      },
+    }),
+  ],
+};
+
 export const CustomContent: Story = {
   args: { children: <p style={{ padding: 24 }}>A chat would render here.</p> },
 };

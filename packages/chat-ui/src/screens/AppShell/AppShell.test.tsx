@@ -1,5 +1,5 @@
 import { act, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ChatRecord } from '@confab/client';
 import { renderWithConfab } from '../../../test/renderWithConfab';
 import { createFakeBackend } from '../../testing/fakeBackend';
@@ -17,6 +17,33 @@ async function renderSignedIn() {
 function chat(id: string, name: string, description: string): ChatRecord {
   return { id, name, description, creator: 'x', participants: [], admins: [], created: '', updated: '' };
 }
+
+describe('AppShell invitations', () => {
+  it('loads pending invitations into the sidebar; Accept joins and opens the chat', async () => {
+    const backend = createFakeBackend({ users: [alice] });
+    const bobId = 'user_bob_000001';
+    backend.addChat({ id: 'chat_design_001', name: 'Design', participants: [bobId] });
+    const result = renderWithConfab(<AppShell />, { backend });
+    await act(() => result.client.login('alice', 'wonderland'));
+    const aliceId = result.client.requireUser().id;
+    backend.addInvitation({ chat: { id: 'chat_design_001', name: 'Design' }, invitee: aliceId });
+    // Signed in before the invitation existed: the frame that would announce it is simulated by a reload.
+    await act(() => result.client.invitations.listPending());
+    const sidebar = screen.getByRole('complementary', { name: 'Sidebar' });
+    const invitations = within(sidebar).getByRole('region', { name: /Invitations/ });
+    expect(within(invitations).getByRole('listitem', { name: 'Design' })).toHaveTextContent('Invited by Bob Builder (@bob)');
+    await result.user.click(within(invitations).getByRole('button', { name: 'Accept invitation to Design' }));
+    expect(result.navigate).toHaveBeenLastCalledWith('/chat/chat_design_001');
+    const chats = within(sidebar).getByRole('navigation', { name: 'Chats' });
+    expect(await within(chats).findByRole('button', { name: /Design/ })).toBeInTheDocument();
+    expect(within(sidebar).queryByRole('region', { name: /Invitations/ })).not.toBeInTheDocument();
+  });
+
+  it('asks for the invitations once signed in', async () => {
+    const { backend } = await renderSignedIn();
+    await vi.waitFor(() => expect(backend.requests.some((request) => request.route === 'GET /api/my-invitations')).toBe(true));
+  });
+});
 
 describe('AppShell', () => {
   it("shows the user's name, status Online and the empty main area", async () => {

@@ -28,7 +28,7 @@ const selectUserId = (state: ClientState) => state.user?.id ?? null;
 
 /**
  * The signed-in shell: sidebar plus main area. Once a user is signed in it opens the realtime
- * connection and loads the chat list. On small screens the sidebar is a drawer opened by the menu
+ * connection and loads the chat list and the pending invitations. On small screens the sidebar is a drawer opened by the menu
  * button and closed by the overlay, Escape, or any navigation from it.
  */
 export function AppShell({ children, connectRealtime: autoConnectShell = false, activeChatId }: AppShellProps) {
@@ -52,6 +52,8 @@ export function AppShell({ children, connectRealtime: autoConnectShell = false, 
       .catch(() => {
         // chatsError in the store carries the failure; the sidebar shows it with 'Try again'.
       });
+    // From here on invitations_changed frames keep the list current; invitationsError holds a failure.
+    client.invitations.listPending().catch(() => {});
   }, [client, userId, autoConnectShell]);
 
   // Opening the drawer from a menu button moves focus into it, so keyboard and screen-reader

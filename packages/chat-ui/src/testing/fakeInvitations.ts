@@ -1,0 +1,62 @@
+import type { PendingInvitation } from '@confab/client';
+import type { FakeChat } from './fakeBackend';
+import { callerId, errorResponse, json, nextRecordId, stamp } from './fakeHttp';
+
+/*
+ * The routes of the fake backend for one's own invitations and leaving a chat (docs/CONTRACTS.md,
+ * "Invitations and onboarding"). Kept to bookkeeping on purpose (house style 19): the caller
+ * sees, accepts and declines the invitations addressed to them, and leaves chats they are in.
+ * The server's rules (who may invite, the hourly limits, the last admin, the only participant)
+ * are not repeated here; they are tested on the real server, and a test that needs a refusal
+ * scripts it with `backend.override(...)`.
+ */
+
+/** A pending invitation and the user it is addressed to. */
+export interface FakeInvitation extends PendingInvitation {
+  invitee: string;
+}
+
+export type FakeInvitationInput = Partial<PendingInvitation> & { chat: PendingInvitation['chat']; invitee: string };
+
+export function buildFakeInvitation(input: FakeInvitationInput): FakeInvitation {
+  return {
+    id: nextRecordId('inv'),
+    invited_by: { username: 'bob', name: 'Bob Builder' },
+    created: stamp(0),
+    expires_at: stamp(7 * 24 * 60),
+    ...input,
+  };
+}
+
+export function createInvitationRoutes(data: { chats: FakeChat[]; invitations: FakeInvitation[] }) {
+  const publicView = ({ invitee: _invitee, ...invitation }: FakeInvitation): PendingInvitation => invitation;
+
+  return (request: Request, url: URL): Response | null => {
+    const mine = /^\/api\/my-invitations(?:\/([^/]+)\/(accept|decline))?$/.exec(url.pathname);
+    const leaving = /^\/api\/chats\/([^/]+)\/leave$/.exec(url.pathname);
+    if (mine === null && leaving === null) return null;
+    const caller = callerId(request);
+    if (caller === null) return errorResponse(401, 'Missing or invalid authentication.');
+
+    if (leaving !== null && request.method === 'POST') {
+      const chat = data.chats.find((candidate) => candidate.id === leaving[1] && candidate.participants.includes(caller));
+      if (chat === undefined) return errorResponse(404, 'Chat not found');
+      chat.participants = chat.participants.filter((id) => id !== caller);
+      chat.admins = chat.admins.filter((id) => id !== caller);
+      return new Response(null, { status: 204 });
+    }
+    if (mine === null) return null;
+    const [, id, action] = mine;
+    if (id === undefined && request.method === 'GET') {
+      return json(200, { invitations: data.invitations.filter((invitation) => invitation.invitee === caller).map(publicView) });
+    }
+    if (id === undefined || request.method !== 'POST') return null;
+    const invitation = data.invitations.find((candidate) => candidate.id === id && candidate.invitee === caller);
+    if (invitation === undefined) return errorResponse(404, 'Invitation not found');
+    data.invitations.splice(data.invitations.indexOf(invitation), 1);
+    if (action === 'decline') return new Response(null, { status: 204 });
+    const chat = data.chats.find((candidate) => candidate.id === invitation.chat.id);
+    if (chat !== undefined && !chat.participants.includes(caller)) chat.participants.push(caller);
+    return json(200, { chat_id: invitation.chat.id });
+  };
+}
