@@ -35,6 +35,12 @@ export const WithoutPanels: Story = {
   decorators: [withConfab({ signedIn: true, state: { connectionState: 'connected', isConnected: true } })],
 };
 
+/** A participant who is not an admin: Invite User is disabled, with the reason as its description and tooltip. */
+export const NotAdmin: Story = {
+  args: { canInvite: false },
+  decorators: [withConfab({ signedIn: true, state: { connectionState: 'connected', isConnected: true } })],
+};
+
 export const SmallScreen: Story = {
   globals: { viewport: { value: 'mobile1', isRotated: false } },
   decorators: [withConfab({ signedIn: true, state: { connectionState: 'connected', isConnected: true } })],

@@ -49,6 +49,20 @@ describe('ChatHeader', () => {
     expect(onCreateDrop).toHaveBeenCalledOnce();
   });
 
+  it('disables Invite User for someone who may not invite, and says why', async () => {
+    const { user, navigate } = renderWithConfab(
+      <ChatHeader chat={{ id: 'c1', name: 'Design' }} searchQuery="" onSearchChange={() => {}} canInvite={false} />,
+    );
+    const invite = screen.getByRole('button', { name: 'Invite User' });
+    expect(invite).toBeDisabled();
+    expect(invite).toHaveAccessibleDescription('Only chat admins can invite people.');
+    expect(invite.closest('[title]')).toHaveAttribute('title', 'Only chat admins can invite people.');
+    await user.click(invite);
+    expect(navigate).not.toHaveBeenCalled();
+    // The other actions stay available.
+    expect(screen.getByRole('button', { name: 'Chat Options' })).toBeEnabled();
+  });
+
   it('disables Chat Files and Create a Drop without handlers', () => {
     renderWithConfab(<Harness />);
     expect(screen.getByRole('button', { name: 'Chat Files' })).toBeDisabled();

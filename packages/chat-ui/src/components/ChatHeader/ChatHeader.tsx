@@ -12,7 +12,15 @@ export interface ChatHeaderProps {
   onOpenFiles?: () => void;
   /** Opens the Create a Drop modal; the button is disabled until a host provides it. */
   onCreateDrop?: () => void;
+  /**
+   * Whether the user may invite people (spec §6: chat admins). When false, Invite User is
+   * disabled and says why. Default true; ChatPage passes whether the user is an admin.
+   */
+  canInvite?: boolean;
 }
+
+/** Why Invite User is disabled for a participant who is not an admin. */
+export const inviteAdminsOnlyHint = 'Only chat admins can invite people.';
 
 const selectConnectionState = (state: ClientState) => state.connectionState;
 
@@ -27,10 +35,11 @@ export function connectionLabel(state: ClientState['connectionState'], everConne
 }
 
 /** Spec §2 Chat header: name, connection label, menu toggle, search, and the five chat actions. */
-export function ChatHeader({ chat, searchQuery, onSearchChange, onOpenFiles, onCreateDrop }: ChatHeaderProps) {
+export function ChatHeader({ chat, searchQuery, onSearchChange, onOpenFiles, onCreateDrop, canInvite = true }: ChatHeaderProps) {
   const navigate = useNavigate();
   const connectionState = useConfabStore(selectConnectionState);
   const searchId = useId();
+  const inviteHintId = useId();
   const base = `/chat/${encodeURIComponent(chat.id)}`;
   // Reconnect attempts after a drop keep showing the warning rather than 'Connecting...'.
   const everConnected = useRef(false);
@@ -69,9 +78,21 @@ export function ChatHeader({ chat, searchQuery, onSearchChange, onOpenFiles, onC
         </div>
       </div>
       <nav className="cf-chat-header__actions" aria-label="Chat actions">
-        <button type="button" className="cf-chip" onClick={() => navigate(`${base}/invite`)}>
-          Invite User
-        </button>
+        {canInvite ? (
+          <button type="button" className="cf-chip" onClick={() => navigate(`${base}/invite`)}>
+            Invite User
+          </button>
+        ) : (
+          // The title sits on a wrapper: browsers show no tooltip for a disabled button itself.
+          <span className="cf-chip-hint" title={inviteAdminsOnlyHint}>
+            <button type="button" className="cf-chip" disabled aria-describedby={inviteHintId}>
+              Invite User
+            </button>
+            <span id={inviteHintId} className="cf-visually-hidden">
+              {inviteAdminsOnlyHint}
+            </span>
+          </span>
+        )}
         <button type="button" className="cf-chip" onClick={onOpenFiles} disabled={onOpenFiles === undefined}>
           Chat Files
         </button>

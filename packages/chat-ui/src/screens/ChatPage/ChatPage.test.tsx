@@ -36,6 +36,16 @@ describe('ChatPage', () => {
     expect(await screen.findByRole('heading', { name: 'Welcome, Alice Liddell!' })).toBeInTheDocument();
   });
 
+  it('offers Invite User to admins only (spec §6)', async () => {
+    const { client } = await openChat(0);
+    expect(await screen.findByRole('button', { name: 'Invite User' })).toBeEnabled();
+    const chat = client.store.getState().currentChat;
+    act(() => client.store.setState({ currentChat: chat === null ? null : { ...chat, admins: [bob.id] } }));
+    const invite = screen.getByRole('button', { name: 'Invite User' });
+    expect(invite).toBeDisabled();
+    expect(invite).toHaveAccessibleDescription('Only chat admins can invite people.');
+  });
+
   it('shows a clear not-found state for an unknown chat id', async () => {
     const { user, navigate } = await openChat(0, 'chat_missing_01');
     expect(await screen.findByRole('alert')).toHaveTextContent('Chat not found');

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { displayNameOf, toConfabError, type ClientState, type TimeAgoLocale } from '@confab/client';
+import { displayNameOf, isChatAdmin, toConfabError, type ClientState, type TimeAgoLocale } from '@confab/client';
 import { Button } from '../../components/Button/Button';
 import { ChatFilesPanel } from '../../components/ChatFilesPanel/ChatFilesPanel';
 import { ChatHeader } from '../../components/ChatHeader/ChatHeader';
@@ -125,7 +125,14 @@ export function ChatPage({ chatId, locale = 'en', titleSuffix = ' - Confab', onO
   return (
     <div className="cf-chat">
       {chat ? (
-        <ChatHeader chat={chat} searchQuery={search} onSearchChange={setSearch} onOpenFiles={onOpenFiles ?? openFiles} onCreateDrop={onCreateDrop} />
+        <ChatHeader
+          chat={chat}
+          searchQuery={search}
+          onSearchChange={setSearch}
+          onOpenFiles={onOpenFiles ?? openFiles}
+          onCreateDrop={onCreateDrop}
+          canInvite={isChatAdmin(chat, user?.id)}
+        />
       ) : (
         <PageHeader title="Loading chat..." />
       )}

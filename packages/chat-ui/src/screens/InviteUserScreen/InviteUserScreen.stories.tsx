@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
 import { withConfab } from '../../storybook/withConfab';
+import { storyChatNotAdmin } from '../../storybook/storyData';
 import { errorResponse, json, type FakeBackend } from '../../testing/fakeBackend';
 import { InviteUserScreen } from './InviteUserScreen';
 
@@ -68,4 +69,10 @@ export const ShareLinkCreated: Story = {
     await userEvent.click(canvas.getByRole('button', { name: 'Create Share Link' }));
     await expect(await canvas.findByLabelText('Share link')).toHaveValue('https://confab.example/join/3f9a0c');
   },
+};
+
+/** A participant who is not an admin is told who may invite, instead of getting a form. */
+export const NotAdmin: Story = {
+  args: { chatId: storyChatNotAdmin.id },
+  decorators: [withConfab({ signedIn: true, state: { chats: [storyChatNotAdmin] } })],
 };

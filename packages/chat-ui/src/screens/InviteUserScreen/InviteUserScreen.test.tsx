@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
 import { createFakeBackend, errorResponse, json } from '../../testing/fakeBackend';
@@ -14,6 +14,8 @@ async function setup() {
     if (body['username'] === 'broken') return errorResponse(500, 'Boom');
     if (body['username'] === 'removed') return errorResponse(404, 'Chat not found');
     if (body['email'] === 'fail@example.com') return errorResponse(400, 'Mail transport down');
+    if (body['username'] === 'busy') return errorResponse(429, 'Too many invitations. Please try again later.');
+    if (body['username'] === 'demoted') return errorResponse(403, 'Only chat admins can invite people.');
     if (body['email'] !== undefined) return json(200, { success: true, status: 'invited', chat_id: 'chat1' });
     return json(200, { success: true, status: 'added', chat_id: 'chat1', user: { id: 'u2', username: body['username'], name: 'Bob Builder' } });
   });
@@ -75,6 +77,8 @@ describe('InviteUserScreen invite', () => {
     ['broken', 'Failed to invite user.'],
     ['removed', 'Chat not found'],
     ['fail@example.com', 'Mail transport down'],
+    ['busy', 'Too many invitations. Please try again later.'],
+    ['demoted', 'Only chat admins can invite people.'],
   ])('shows the §8 message for %s', async (value, message) => {
     const { user } = await setup();
     await user.type(input(), value);
@@ -109,5 +113,33 @@ describe('InviteUserScreen share link', () => {
     await user.click(screen.getByRole('button', { name: 'Create New Link' }));
     await user.click(screen.getByRole('button', { name: 'Create Share Link' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to create share link');
+  });
+});
+
+describe('InviteUserScreen for someone who is not an admin', () => {
+  it('says only chat admins can invite, instead of a form and a share link', async () => {
+    const bob = { username: 'bob', email: 'bob@example.com', name: 'Bob', password: 'builder123' };
+    const backend = createFakeBackend({ users: [alice, bob] });
+    const result = renderWithConfab(<InviteUserScreen chatId="chat_design_001" />, { backend });
+    await act(() => result.client.login('alice', 'wonderland'));
+    const [aliceId, bobId] = backend.users.map((known) => known.id);
+    backend.addChat({ id: 'chat_design_001', name: 'Design', participants: [bobId ?? '', aliceId ?? ''], admins: [bobId ?? ''] });
+    await act(() => result.client.chats.list());
+    expect(await screen.findByRole('note')).toHaveTextContent('Only chat admins can invite people.');
+    expect(screen.queryByLabelText('Email or username')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Create Share Link' })).not.toBeInTheDocument();
+    await result.user.click(screen.getByRole('button', { name: 'Back to chat' }));
+    expect(result.navigate).toHaveBeenCalledWith('/chat/chat_design_001');
+  });
+
+  it('shows the form to an admin of the chat', async () => {
+    const backend = createFakeBackend({ users: [alice] });
+    const result = renderWithConfab(<InviteUserScreen chatId="chat_design_001" />, { backend });
+    await act(() => result.client.login('alice', 'wonderland'));
+    backend.addChat({ id: 'chat_design_001', name: 'Design', participants: [backend.users[0]?.id ?? ''] });
+    // Not in the store: the screen fetches the chat itself.
+    await waitFor(() => expect(backend.requests.some((request) => request.route === 'GET /api/collections/chats/records/chat_design_001')).toBe(true));
+    expect(screen.getByLabelText('Email or username')).toBeEnabled();
+    expect(screen.queryByRole('note')).not.toBeInTheDocument();
   });
 });

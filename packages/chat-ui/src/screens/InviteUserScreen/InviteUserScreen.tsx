@@ -2,19 +2,24 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import {
   classifyInviteInput,
   constants,
+  isChatAdmin,
   messages,
   shouldSearchInviteSuggestions,
   toConfabError,
   validateInviteInput,
+  type ChatRecord,
+  type ClientState,
   type UserSuggestion,
 } from '@confab/client';
 import { Alert } from '../../components/Alert/Alert';
 import { Button } from '../../components/Button/Button';
 import { FormField } from '../../components/FormField/FormField';
+import { inviteAdminsOnlyHint } from '../../components/ChatHeader/ChatHeader';
 import { PageHeader } from '../../components/PageHeader/PageHeader';
 import { StatusMessage } from '../../components/StatusMessage/StatusMessage';
+import { chatsOf } from '../../internal/chatClient';
 import { useRedirectAfter } from '../../internal/useRedirectAfter';
-import { useConfabClient } from '../../provider/hooks';
+import { useConfabClient, useConfabStore } from '../../provider/hooks';
 import { ShareLinkSection } from './ShareLinkSection';
 
 /** Spec §9: after an existing user is added, the chat opens 1.5 s later. */
@@ -31,11 +36,63 @@ type InviteStatus =
   | { kind: 'added'; message: string }
   | { kind: 'invited'; message: string };
 
+const selectUserId = (state: ClientState) => state.user?.id ?? null;
+
+/**
+ * The chat of the screen, from the store (the chat list, or the open chat) or else fetched once;
+ * null while unknown or when it cannot be read (the invite answer then says what is wrong).
+ */
+function useChat(chatId: string, userId: string | null): ChatRecord | null {
+  const client = useConfabClient();
+  const storeChat = useConfabStore(
+    (state) => state.chats.find((chat) => chat.id === chatId) ?? (state.currentChat?.id === chatId ? state.currentChat : null),
+  );
+  const [fetched, setFetched] = useState<ChatRecord | null>(null);
+  const known = storeChat !== null;
+  useEffect(() => {
+    if (known || userId === null) return undefined;
+    let active = true;
+    chatsOf(client)
+      .get(chatId)
+      .then((chat) => active && setFetched(chat))
+      .catch(() => {});
+    return () => {
+      active = false;
+    };
+  }, [client, chatId, userId, known]);
+  return storeChat ?? (fetched?.id === chatId ? fetched : null);
+}
+
 /**
  * /chat/{id}/invite: one input for an e-mail (contains @ and a dot) or a username, with username
- * suggestions from 2 characters, and the share-link section.
+ * suggestions from 2 characters, and the share-link section. Spec §6 gives inviting to chat
+ * admins: anyone else is told so instead of getting a form.
  */
 export function InviteUserScreen({ chatId }: InviteUserScreenProps) {
+  const userId = useConfabStore(selectUserId);
+  const chat = useChat(chatId, userId);
+  if (chat !== null && !isChatAdmin(chat, userId)) return <InviteNotAllowed chatId={chatId} />;
+  return <InviteForm chatId={chatId} />;
+}
+
+function InviteNotAllowed({ chatId }: InviteUserScreenProps) {
+  const titleId = useId();
+  return (
+    <section className="cf-page" aria-labelledby={titleId}>
+      <PageHeader title={<span id={titleId}>Invite User</span>} backTo={`/chat/${chatId}`} backLabel="Back to chat" />
+      <div className="cf-page__body">
+        <div className="cf-card cf-form">
+          <p className="cf-status cf-status--info" role="note">
+            {inviteAdminsOnlyHint}
+          </p>
+          <p className="cf-page__intro">Ask an admin of this chat to invite the person you have in mind.</p>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function InviteForm({ chatId }: InviteUserScreenProps) {
   const client = useConfabClient();
   const errorId = useId();
   const [value, setValue] = useState('');
@@ -83,13 +140,17 @@ export function InviteUserScreen({ chatId }: InviteUserScreenProps) {
       if (failure.isAbort) return;
       // A 404 is an unknown username, or a chat the user is no longer in ('Chat not found').
       const chatGone = failure.status === 404 && failure.serverMessage === 'Chat not found';
+      // Not an admin (any more), or too many invitations this hour: the server says what to do.
+      const refused = (failure.status === 403 || failure.status === 429) && failure.serverMessage !== null;
       const message = chatGone
         ? 'Chat not found'
-        : target.kind === 'username'
-          ? failure.status === 404
-            ? messages.inviteUserNotFound
-            : messages.inviteUserFailedPeriod
-          : (failure.serverMessage ?? messages.sendInvitationFailed);
+        : refused
+          ? (failure.serverMessage ?? '')
+          : target.kind === 'username'
+            ? failure.status === 404
+              ? messages.inviteUserNotFound
+              : messages.inviteUserFailedPeriod
+            : (failure.serverMessage ?? messages.sendInvitationFailed);
       setStatus({ kind: 'error', message });
     }
   };
