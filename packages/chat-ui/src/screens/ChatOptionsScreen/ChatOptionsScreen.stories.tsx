@@ -38,4 +38,18 @@ export const SavesFail: Story = {
   ],
 };
 
+/** Leave chat is refused for the last admin: press Leave chat, then Yes, leave chat. */
+export const LeaveRefused: Story = {
+  decorators: [
+    withConfab({
+      signedIn: true,
+      state: { chats: storyChats },
+      configure: (backend) =>
+        backend.override(`POST /api/chats/${chatId}/leave`, () =>
+          errorResponse(400, 'You are the last admin of this chat. Make another participant an admin before leaving.'),
+        ),
+    }),
+  ],
+};
+
 export const NotFound: Story = { args: { chatId: 'chat_missing_01' }, decorators: [withConfab({ signedIn: true })] };

@@ -119,6 +119,45 @@ describe('ChatOptionsScreen', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to delete chat.');
   });
 
+  it('leaves the chat after the inline confirmation, and goes to /chat', async () => {
+    const { user, chat, client, navigate, backend } = await setup({ admin: false });
+    await act(() => client.chats.list());
+    await user.click(screen.getByRole('button', { name: 'Leave chat' }));
+    const confirm = screen.getByRole('group', { name: 'Leave Design?' });
+    // Cancel is focused first; Escape cancels too, back to the Leave chat button.
+    expect(within(confirm).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('group', { name: 'Leave Design?' })).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Leave chat' })).toHaveFocus());
+    expect(backend.requests.some((request) => request.route.endsWith('/leave'))).toBe(false);
+
+    await user.click(screen.getByRole('button', { name: 'Leave chat' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, leave chat' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/chat', { replace: true }));
+    expect(backend.requests.at(-1)?.route).toBe('POST /api/chats/chat_design_001/leave');
+    expect(chat.participants).toEqual([bob.id]);
+    expect(client.store.getState().chats).toEqual([]);
+  });
+
+  it("shows the server's refusal when the last admin tries to leave, and stays", async () => {
+    const { user, backend, navigate } = await setup();
+    const lastAdmin = 'You are the last admin of this chat. Make another participant an admin before leaving.';
+    backend.override('POST /api/chats/chat_design_001/leave', () => errorResponse(400, lastAdmin));
+    await user.click(screen.getByRole('button', { name: 'Leave chat' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, leave chat' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(lastAdmin);
+    expect(navigate).not.toHaveBeenCalledWith('/chat', { replace: true });
+    expect(screen.getByRole('button', { name: 'Leave chat' })).toBeEnabled();
+  });
+
+  it("says 'Failed to leave chat.' when the server gives no reason", async () => {
+    const { user, backend } = await setup();
+    backend.override('POST /api/chats/chat_design_001/leave', () => errorResponse(500, 'boom'));
+    await user.click(screen.getByRole('button', { name: 'Leave chat' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, leave chat' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to leave chat.');
+  });
+
   it('disables every control for non-admins', async () => {
     await setup({ admin: false });
     expect(screen.getByRole('note')).toHaveTextContent('Only chat admins can change these settings.');
@@ -127,6 +166,8 @@ describe('ChatOptionsScreen', () => {
       for (const button of screen.getAllByRole('button', { name })) expect(button).toBeDisabled();
     }
     for (const name of ['Confab agents', 'Developer agents', 'Auto-routing']) expect(screen.getByRole('switch', { name })).toBeDisabled();
+    // Anyone may leave.
+    expect(screen.getByRole('button', { name: 'Leave chat' })).toBeEnabled();
   });
 
   it('shows the browser control info and goes back to the chat', async () => {

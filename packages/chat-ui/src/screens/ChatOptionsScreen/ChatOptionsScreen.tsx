@@ -108,7 +108,7 @@ export function ChatOptionsScreen({ chatId }: ChatOptionsScreenProps) {
             browser.
           </p>
         </section>
-        <DangerZoneSection chatId={chat.id} disabled={!isAdmin} />
+        <DangerZoneSection chatId={chat.id} chatName={chat.name} disabled={!isAdmin} />
       </div>
     </div>
   );
