@@ -3,9 +3,10 @@
  * safe serving with file tokens, and each chat's sandboxed live website. Runs on SQLite and on
  * PostgreSQL.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { existsSync, mkdirSync, readdirSync, statSync, watch } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 import { join, relative } from 'node:path';
+import { messages } from '@confab/client/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactUrl } from '../src/http/redaction';
 import { databaseVariants } from './support/databases';
@@ -23,16 +24,22 @@ interface Part {
   /** Raw bytes of the filename parameter, exactly as sent (hostile names included). */
   filename?: string;
   contentType?: string;
+  /** The whole Content-Disposition value instead of one built from name and filename. */
+  disposition?: string;
 }
+
+/** A name's UTF-8 bytes as a latin1 string, so `multipart` sends them byte for byte. */
+const utf8Bytes = (name: string) => Buffer.from(name, 'utf8').toString('latin1');
 
 /** A multipart body built by hand, so file names reach the server byte for byte. */
 function multipart(parts: Part[]): { body: Buffer; contentType: string } {
   const boundary = `----confabtest${Math.random().toString(36).slice(2)}`;
   const chunks: Buffer[] = [];
   for (const part of parts) {
-    const disposition = part.filename === undefined ? `form-data; name="${part.name}"` : `form-data; name="${part.name}"; filename="${part.filename}"`;
+    const disposition =
+      part.disposition ?? (part.filename === undefined ? `form-data; name="${part.name}"` : `form-data; name="${part.name}"; filename="${part.filename}"`);
     const headers = [`--${boundary}`, `Content-Disposition: ${disposition}`];
-    if (part.filename !== undefined) headers.push(`Content-Type: ${part.contentType ?? 'application/octet-stream'}`);
+    if (part.filename !== undefined || part.disposition !== undefined) headers.push(`Content-Type: ${part.contentType ?? 'application/octet-stream'}`);
     chunks.push(Buffer.from(`${headers.join('\r\n')}\r\n\r\n`, 'latin1'));
     chunks.push(typeof part.value === 'string' ? Buffer.from(part.value) : part.value);
     chunks.push(Buffer.from('\r\n'));
@@ -152,6 +159,42 @@ describe.each(variants)('files ($name)', (variant) => {
     expect(await response.text()).toBe('id,name\n1,Ada\n');
   });
 
+  it('keeps non-ASCII file names exactly, from FormData, raw UTF-8 and RFC 5987 filename*', async () => {
+    const form = new FormData();
+    form.append('chat', chatId);
+    form.append('file', new File(['bonjour\n'], 'résumé.txt', { type: 'text/plain' }));
+    expect((await bob.pb.collection('files').create(form))['original_name']).toBe('résumé.txt');
+
+    for (const name of ['résumé.txt', '日本語.txt', '🎉 party.md']) {
+      const raw = await upload(alice, utf8Bytes(name), 'hello\n');
+      expect(raw.status, name).toBe(200);
+      expect(raw.body['original_name']).toBe(name);
+    }
+
+    const { body, contentType } = multipart([
+      { name: 'chat', value: chatId },
+      { name: 'file', value: 'hello\n', disposition: `form-data; name="file"; filename*=UTF-8''${encodeURIComponent('résumé.txt')}` },
+    ]);
+    const extended = await fetch(`${testServer.url}/api/collections/files/records`, {
+      method: 'POST',
+      headers: { 'content-type': contentType, authorization: bearer(alice) },
+      body: new Uint8Array(body),
+    });
+    expect(extended.status).toBe(200);
+    expect(((await extended.json()) as { original_name: string }).original_name).toBe('résumé.txt');
+  });
+
+  it('drops bidi overrides and invisible characters from file names', async () => {
+    const disguised = await upload(alice, utf8Bytes('x\u202Egpj.html'), '<!doctype html><p>hi</p>');
+    expect(disguised.status).toBe(200);
+    expect(disguised.body['original_name']).toBe('xgpj.html');
+
+    const form = new FormData();
+    form.append('chat', chatId);
+    form.append('file', new File(['a,b\n'], '\u200Bdata\u2066\u202Dset\uFEFF.csv', { type: 'text/csv' }));
+    expect((await bob.pb.collection('files').create(form))['original_name']).toBe('dataset.csv');
+  });
+
   it('writes nothing outside the files folder, whatever the file is called', async () => {
     const hostileNames = [
       '../../x.txt',
@@ -235,9 +278,13 @@ describe.each(variants)('files ($name)', (variant) => {
    * Streams a multipart upload whose file part holds `fileBytes` bytes, and stops writing as soon
    * as an answer arrives. Resolves with the answer and how much had been written by then.
    */
-  function streamUpload(fileBytes: number, signedIn = true): Promise<{ status: number; body: string; writtenAtAnswer: number }> {
-    const head = multipart([{ name: 'chat', value: chatId }, { name: 'file', value: Buffer.alloc(0), filename: 'big.txt' }]);
-    const marker = Buffer.from('filename="big.txt"\r\nContent-Type: application/octet-stream\r\n\r\n');
+  function streamUpload(
+    fileBytes: number,
+    signedIn = true,
+    file: { name: string; start?: Buffer } = { name: 'big.txt' },
+  ): Promise<{ status: number; body: string; writtenAtAnswer: number }> {
+    const head = multipart([{ name: 'chat', value: chatId }, { name: 'file', value: Buffer.alloc(0), filename: file.name }]);
+    const marker = Buffer.from(`filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
     const split = head.body.indexOf(marker) + marker.length;
     const prefix = head.body.subarray(0, split);
     const suffix = head.body.subarray(split);
@@ -276,7 +323,9 @@ describe.each(variants)('files ($name)', (variant) => {
         }
         if (!answered) request.end(suffix);
       };
-      request.write(prefix);
+      const start = file.start ?? Buffer.alloc(0);
+      request.write(Buffer.concat([prefix, start]));
+      written = start.length;
       pump();
     });
   }
@@ -307,6 +356,50 @@ describe.each(variants)('files ($name)', (variant) => {
     expect(limit.body['size']).toBe(100 * megabyte);
     expect(incomingLeft()).toEqual([]);
   }, 120_000);
+
+  /** Every name that appears in `.incoming` while `action` runs (created, written or removed). */
+  async function incomingActivity<T>(action: () => Promise<T>): Promise<{ result: T; touched: string[] }> {
+    mkdirSync(incoming(), { recursive: true });
+    const touched = new Set<string>();
+    const watcher = watch(incoming(), (_event, name) => touched.add(String(name)));
+    try {
+      const result = await action();
+      // Let the watcher deliver what happened up to the answer.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return { result, touched: [...touched] };
+    } finally {
+      watcher.close();
+    }
+  }
+
+  it('refuses an unsupported format from its part header, before a byte of it is written', async () => {
+    const { result, touched } = await incomingActivity(() => streamUpload(20 * megabyte, true, { name: 'setup.exe', start: Buffer.from('MZ\u0090\u0000') }));
+    expect(result.status).toBe(400);
+    const body = JSON.parse(result.body) as { message: string; data: Record<string, { code: string; message: string }> };
+    expect(body.message).toBe(messages.unsupportedFileFormat('.exe'));
+    expect(body.data['file']).toEqual({ code: 'validation_invalid_file_type', message: messages.unsupportedFileFormat('.exe') });
+    expect(result.writtenAtAnswer).toBeLessThan(20 * megabyte);
+    expect(touched).toEqual([]);
+    expect(incomingLeft()).toEqual([]);
+  }, 60_000);
+
+  it('refuses content that contradicts its extension from its first bytes, before the rest is written', async () => {
+    const html = Buffer.from(`<!doctype html><html><script>alert(document.cookie)</script>${' '.repeat(16 * 1024)}`);
+    const { result, touched } = await incomingActivity(() => streamUpload(20 * megabyte, true, { name: 'invoice.pdf', start: html }));
+    expect(result.status).toBe(400);
+    const body = JSON.parse(result.body) as { message: string; data: Record<string, { code: string }> };
+    expect(body.message).toBe('The file content does not match its .pdf extension.');
+    expect(body.data['file']?.code).toBe('validation_invalid_file_content');
+    expect(result.writtenAtAnswer).toBeLessThan(20 * megabyte);
+    expect(touched).toEqual([]);
+
+    // A short file is checked whole when it ends before the first 8 KB.
+    const short = await incomingActivity(() => upload(alice, 'song.mp3', 'not really audio'));
+    expect(short.result.status).toBe(400);
+    expect((short.result.body['data'] as Record<string, { code: string }>)['file']?.code).toBe('validation_invalid_file_content');
+    expect(short.touched).toEqual([]);
+    expect(incomingLeft()).toEqual([]);
+  }, 60_000);
 
   it('lets only participants upload, list, download, and only the uploader delete', async () => {
     const created = await upload(alice, 'plan.md', '# Plan\n');
@@ -560,12 +653,11 @@ describe.each(variants)('files ($name)', (variant) => {
   });
 });
 
-describe('upload allowance per user and hour', () => {
+describe.each(variants)('upload allowance per user and hour ($name)', (variant) => {
   let testServer: TestServer;
   let clockOffsetMs = 0;
   beforeAll(async () => {
-    const [sqlite] = variants;
-    testServer = await startTestServer(sqlite!, { uploadMegabytesPerUserPerHour: 1, now: () => new Date(Date.now() + clockOffsetMs) });
+    testServer = await startTestServer(variant, { uploadMegabytesPerUserPerHour: 1, now: () => new Date(Date.now() + clockOffsetMs) });
   });
   afterAll(async () => {
     await testServer?.close();
@@ -601,6 +693,49 @@ describe('upload allowance per user and hour', () => {
       expect((await send(alice, 'later.txt', 10)).status).toBe(200);
     } finally {
       clockOffsetMs = 0;
+    }
+  });
+
+  it('counts every byte of refused uploads too: two refused 600 KB uploads use up 1 MB', async () => {
+    const carol = await registerUser(testServer);
+    const dave = await registerUser(testServer);
+    const chat = await createChat(carol, { participants: [dave.record.id] });
+    // One connection for all of Carol's uploads: each next request follows the previous body.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (user: RegisteredUser, name: string, content: Buffer) =>
+      new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+        const { body, contentType } = multipart([
+          { name: 'chat', value: chat.id },
+          { name: 'file', value: content, filename: name },
+        ]);
+        const request = httpRequest(new URL('/api/collections/files/records', testServer.url), {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': contentType, 'content-length': String(body.length), authorization: `Bearer ${user.pb.authStore.token}` },
+        });
+        request.on('error', reject);
+        request.on('response', (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
+        });
+        // The whole body is sent even when the answer comes first, as a browser's upload is.
+        request.end(body);
+      });
+    try {
+      const before = await testServer.probe.count('files');
+      const exe = await send(carol, 'tool.exe', Buffer.alloc(600 * 1024, 'x'));
+      expect(exe.status).toBe(400);
+      const disguised = await send(carol, 'paper.pdf', Buffer.concat([Buffer.from('<!doctype html>'), Buffer.alloc(600 * 1024, ' ')]));
+      expect(disguised.status).toBe(400);
+      const next = await send(carol, 'small.txt', Buffer.from('hi\n'));
+      expect(next.status).toBe(429);
+      expect(next.body['message']).toBe('Upload limit reached: at most 1 MB per hour. Please try again later.');
+      expect((await send(dave, 'dave.txt', Buffer.from('hi\n'))).status).toBe(200);
+      expect(await testServer.probe.count('files')).toBe(before + 1);
+    } finally {
+      agent.destroy();
     }
   });
 });

@@ -1,5 +1,5 @@
-import { fileExtension, messages, mimeFromExtension, uploadExtensions } from '@confab/client/rules';
-import { fieldErrors, validationError, type FieldErrors } from '../../errors';
+import { fileExtension, mimeFromExtension } from '@confab/client/rules';
+import { fieldErrors, type FieldErrors } from '../../errors';
 import { filesSchema } from '../../store/collections';
 import { chatHasParticipant, never } from '../../store/conditions';
 import { formatTimestamp, newRecordId } from '../../store/ids';
@@ -8,32 +8,16 @@ import type { ChatEvents } from '../chatEvents';
 import type { RequestAuth, ServiceContext } from '../context';
 import { removeRecordDirectory, StagedUpload, storedFilePath } from '../files/storage';
 import type { UploadQuota } from '../files/uploadQuota';
-import {
-  cleanOriginalName,
-  contentMatchesExtension,
-  descriptionMaximum,
-  sniffBytes,
-  storedFileName,
-} from '../files/uploadRules';
+import { cleanOriginalName, descriptionMaximum, storedFileName, uploadProblems } from '../files/uploadRules';
 import { readString, type Body } from '../input';
 import { recordErrors } from '../recordErrors';
 import { collectionIds, type CreatedRecord, type RecordCollection, type RecordJson } from './types';
 
-const fileErrors = {
-  unsupported: (extension: string) => ({
-    code: 'validation_invalid_file_type',
-    message: messages.unsupportedFileFormat(extension || '(none)'),
-  }),
-  mismatch: (extension: string) => ({
-    code: 'validation_invalid_file_content',
-    message: `The file content does not match its ${extension} extension.`,
-  }),
-  empty: () => ({ code: 'validation_required', message: 'The file is empty.' }),
-} as const;
-
 /**
  * The files collection (spec §3 File record). Uploads arrive as a StagedUpload from the streaming
- * multipart parser; participants of a chat see and add its files, only the uploader deletes one.
+ * multipart parser, which has already checked the extension and the content and charged the
+ * bytes to the uploader's allowance; participants of a chat see and add its files, only the
+ * uploader deletes one.
  */
 export class FilesCollection implements RecordCollection {
   readonly name = 'files';
@@ -44,7 +28,8 @@ export class FilesCollection implements RecordCollection {
 
   constructor(
     private readonly context: ServiceContext,
-    private readonly quota: UploadQuota,
+    // Not used any more: the upload parser charges what it receives (http/uploadParser.ts).
+    _quota: UploadQuota,
     private readonly chatEvents: ChatEvents,
   ) {}
 
@@ -94,15 +79,8 @@ export class FilesCollection implements RecordCollection {
     }
     const originalName = cleanOriginalName(upload.clientName);
     const extension = fileExtension(originalName);
-    if (!uploadExtensions.includes(extension)) {
-      const problem = fileErrors.unsupported(extension);
-      throw validationError(problem.message, { ...errors, file: problem });
-    }
-    if (upload.size === 0) errors['file'] = fileErrors.empty();
-    else if (!contentMatchesExtension(extension, upload.head, upload.size <= sniffBytes)) {
-      const problem = fileErrors.mismatch(extension);
-      throw validationError(problem.message, { ...errors, file: problem });
-    }
+    // Extension and content were checked while the file streamed in; only emptiness needs the end.
+    if (upload.size === 0) errors['file'] = uploadProblems.empty();
     if (Object.keys(errors).length > 0) throw recordErrors.createFailed(errors);
 
     const id = newRecordId();
@@ -127,7 +105,6 @@ export class FilesCollection implements RecordCollection {
       removeRecordDirectory(this.context.config.dataDir, chatId, id);
       throw error;
     }
-    this.quota.spend(user.id, upload.size);
     await this.chatEvents.filesChanged(chatId, 'added', id);
     return { id };
   }

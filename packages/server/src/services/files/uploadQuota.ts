@@ -3,8 +3,9 @@ import { tooManyRequests } from '../limits/rateLimits';
 
 /**
  * How much one user may upload per hour (config uploadMegabytesPerUserPerHour). Checked before a
- * byte of an upload is read and spent once a file is stored, so one upload may end past the
- * allowance; the next is refused with 429 until the hour is over. Shared by every instance
+ * byte of an upload is read; every byte received is spent, whether the file is stored or refused
+ * (the upload parser meters the body), so one upload may end past the allowance; the next is
+ * refused with 429 until the hour is over. Shared by every instance
  * through Redis when REDIS_URL is set.
  */
 export class UploadQuota {

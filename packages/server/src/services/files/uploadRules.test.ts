@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { contentDisposition, parseRange } from '../../http/fileRoutes';
-import { cleanOriginalName, contentMatchesExtension, storedFileName, storedFileNamePattern } from './uploadRules';
+import {
+  cleanOriginalName,
+  contentMatchesExtension,
+  refuseContent,
+  refuseExtension,
+  storedFileName,
+  storedFileNamePattern,
+  uploadExtension,
+} from './uploadRules';
 
 const bytes = (text: string) => Buffer.from(text, 'latin1');
 
@@ -13,6 +21,18 @@ describe('cleanOriginalName', () => {
     ['', 'file'],
     ['tab\there.txt', 'tabhere.txt'],
     ['...hidden.md', 'hidden.md'],
+    ['nul\u0000byte.txt', 'nulbyte.txt'],
+    ['line\r\nbreak.txt', 'linebreak.txt'],
+    ['c1\u0085\u009bcontrols.txt', 'c1controls.txt'],
+    ['x\u202Egpj.html', 'xgpj.html'],
+    ['\u2066report\u2069\u200E\u200F\u061C.pdf', 'report.pdf'],
+    ['zero\u200B\u200C\u200D\u2060width\uFEFF.md', 'zerowidth.md'],
+    ['..\u200B/escape.txt', 'escape.txt'],
+    ['\u200B.hidden.txt', 'hidden.txt'],
+    ['résumé.txt', 'résumé.txt'],
+    ['日本語.txt', '日本語.txt'],
+    ['🎉 party.md', '🎉 party.md'],
+    ['שלום.txt', 'שלום.txt'],
   ])('%j → %j', (input, expected) => {
     expect(cleanOriginalName(input)).toBe(expected);
   });
@@ -21,6 +41,23 @@ describe('cleanOriginalName', () => {
     const cleaned = cleanOriginalName(`${'n'.repeat(400)}.csv`);
     expect(cleaned).toHaveLength(255);
     expect(cleaned.endsWith('.csv')).toBe(true);
+  });
+});
+
+describe('refuseExtension and refuseContent', () => {
+  it('judge the extension of the cleaned name, with the field errors of a failed create', () => {
+    expect(uploadExtension('Report.PDF')).toBe('.pdf');
+    expect(uploadExtension('x\u202Egpj.html')).toBe('.html');
+    expect(uploadExtension('Makefile')).toBe('');
+    expect(refuseExtension('.pdf')).toBeUndefined();
+    const exe = refuseExtension('.exe');
+    expect(exe?.status).toBe(400);
+    expect(exe?.data['file']?.code).toBe('validation_invalid_file_type');
+    expect(refuseExtension('')?.message).toMatch(/^Unsupported file format: \(none\)\./);
+    expect(refuseContent('.pdf', bytes('%PDF-1.7\n'), true)).toBeUndefined();
+    const html = refuseContent('.pdf', bytes('<!doctype html>'), true);
+    expect(html?.message).toBe('The file content does not match its .pdf extension.');
+    expect(html?.data['file']?.code).toBe('validation_invalid_file_content');
   });
 });
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { constants, fileExtension } from '@confab/client/rules';
+import { constants, fileExtension, messages, stripUnsafeCharacters, uploadExtensions } from '@confab/client/rules';
+import { validationError, type ConfabServerError, type FieldError } from '../../errors';
 
 /**
  * What may be uploaded (spec §5): the extensions of @confab/client's `uploadExtensions` (documents
@@ -13,17 +14,56 @@ export const sniffBytes = 8192;
 
 /**
  * The client's file name reduced to a display name: the last path part (either slash), no
- * control characters, no percent-encoded separators left to decode later, at most 255 characters.
+ * control, bidi or zero-width characters (`stripUnsafeCharacters`: `x\u202Egpj.html` would read
+ * as a picture), no percent-encoded separators left to decode later, at most 255 characters.
  */
 export function cleanOriginalName(clientName: string): string {
-  const lastPart = clientName.split(/[/\\]/).at(-1) ?? '';
-  // eslint-disable-next-line no-control-regex
-  const printable = lastPart.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const lastPart = stripUnsafeCharacters(clientName).split(/[/\\]/).at(-1) ?? '';
+  const printable = lastPart.trim();
   const withoutDots = printable.replace(/^\.+/, '');
   const name = withoutDots === '' ? 'file' : withoutDots;
   if (name.length <= 255) return name;
   const extension = fileExtension(name);
   return `${name.slice(0, 255 - extension.length)}${extension}`;
+}
+
+/** Why an upload is refused: PocketBase-shaped field errors of the `file` field. */
+export const uploadProblems = {
+  unsupported: (extension: string): FieldError => ({
+    code: 'validation_invalid_file_type',
+    message: messages.unsupportedFileFormat(extension || '(none)'),
+  }),
+  mismatch: (extension: string): FieldError => ({
+    code: 'validation_invalid_file_content',
+    message: `The file content does not match its ${extension} extension.`,
+  }),
+  empty: (): FieldError => ({ code: 'validation_required', message: 'The file is empty.' }),
+} as const;
+
+function refusal(problem: FieldError): ConfabServerError {
+  return validationError(problem.message, { file: problem });
+}
+
+/** The extension an upload is judged by: that of its cleaned display name ('' when none). */
+export function uploadExtension(clientName: string): string {
+  return fileExtension(cleanOriginalName(clientName));
+}
+
+/**
+ * The 400 for an extension outside the allow-list, or undefined. The upload parser asks as soon
+ * as a file part starts, before a byte of it is written.
+ */
+export function refuseExtension(extension: string): ConfabServerError | undefined {
+  return uploadExtensions.includes(extension) ? undefined : refusal(uploadProblems.unsupported(extension));
+}
+
+/**
+ * The 400 for content that contradicts its extension (`contentMatchesExtension`), or undefined.
+ * The upload parser asks once the first `sniffBytes` (or the whole, shorter file) have arrived,
+ * before writing them.
+ */
+export function refuseContent(extension: string, head: Buffer, complete: boolean): ConfabServerError | undefined {
+  return contentMatchesExtension(extension, head, complete) ? undefined : refusal(uploadProblems.mismatch(extension));
 }
 
 const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
