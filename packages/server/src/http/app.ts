@@ -3,6 +3,7 @@ import type { ServerConfig } from '../config';
 import type { Services } from '../services/index';
 import { registerAuthRoutes } from './authRoutes';
 import { registerBodyParsers } from './bodyParsers';
+import { registerBodyTimeout } from './bodyTimeout';
 import { registerChatRoutes } from './chatRoutes';
 import { registerErrorHandling } from './errorHandler';
 import { registerFileRoutes } from './fileRoutes';
@@ -45,6 +46,7 @@ export async function buildApp(config: ServerConfig, services: Services): Promis
   });
   registerErrorHandling(app);
   registerResponseHeaders(app);
+  registerBodyTimeout(app, config.bodyTimeoutMs);
   registerBodyParsers(app, config.dataDir, services.uploadQuota);
   registerUploadCleanup(app);
   registerRequestAuth(app, services.accounts);
