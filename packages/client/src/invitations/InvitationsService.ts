@@ -71,22 +71,19 @@ export class InvitationsService {
   /** True once listPending() ran for this session: live updates only refresh a list someone shows. */
   private listed = false;
   private loadGeneration = 0;
-  private connectedBefore = false;
 
   constructor(private readonly dependencies: InvitationsServiceDependencies) {
     const { realtime, store } = dependencies;
     realtime.on('invitations_changed', () => this.refresh());
-    // Frames sent while the connection was down are lost: a reconnect loads the list again.
+    // Frames sent while no socket was listening are lost: every (re)connect loads the list again,
+    // which also covers an invitation that arrived between the first load and the first connect.
     realtime.on('state', ({ state }) => {
-      if (state !== 'connected') return;
-      if (this.connectedBefore) this.refresh();
-      this.connectedBefore = true;
+      if (state === 'connected') this.refresh();
     });
     // A new session starts without a list; the old one's must not come back.
     store.subscribe((state, previous) => {
       if (state.user?.id !== previous.user?.id) {
         this.listed = false;
-        this.connectedBefore = false;
         this.loadGeneration += 1;
       }
     });
