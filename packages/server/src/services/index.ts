@@ -41,7 +41,7 @@ export function createServices(context: ServiceContext): Services {
     ['users', users],
     ['chats', new ChatsCollection(context, chatEvents)],
     ['messages', new MessagesCollection(context, messaging)],
-    ['files', new FilesCollection(context, uploadQuota, chatEvents)],
+    ['files', new FilesCollection(context, chatEvents)],
   ]);
   const records = new RecordsService(context, collections);
   chatEvents.attach(records, users);

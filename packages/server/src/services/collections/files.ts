@@ -7,7 +7,6 @@ import type { FileRow } from '../../store/repositories/files';
 import type { ChatEvents } from '../chatEvents';
 import type { RequestAuth, ServiceContext } from '../context';
 import { removeRecordDirectory, StagedUpload, storedFilePath } from '../files/storage';
-import type { UploadQuota } from '../files/uploadQuota';
 import { cleanOriginalName, descriptionMaximum, storedFileName, uploadProblems } from '../files/uploadRules';
 import { readString, type Body } from '../input';
 import { recordErrors } from '../recordErrors';
@@ -28,8 +27,6 @@ export class FilesCollection implements RecordCollection {
 
   constructor(
     private readonly context: ServiceContext,
-    // Not used any more: the upload parser charges what it receives (http/uploadParser.ts).
-    _quota: UploadQuota,
     private readonly chatEvents: ChatEvents,
   ) {}
 
