@@ -9,6 +9,10 @@
  */
 
 import type { ChatRecord } from '../types';
+import type { AgentClientFrame, AgentIdentity, AgentServerFrame } from './agents';
+
+export type * from './agents';
+export { agentLimits, agentNoticeTexts, apiKeyPrefix } from './agents';
 
 /** The message as the gateway sends it (the spec's normalised message form). */
 export interface WireMessage {
@@ -59,6 +63,8 @@ export interface SendMessageFrame {
   content: string;
   /** Chosen by the sender and echoed in new_message: idempotent retries, optimistic UI. */
   client_id?: string;
+  /** An agent's reply names the mention it answers (for the hop count); ignored for people. */
+  mention_id?: string;
 }
 
 export interface PingFrame {
@@ -67,13 +73,15 @@ export interface PingFrame {
   timestamp: number;
 }
 
-export type ClientFrame = AuthenticateWithTokenFrame | JoinChatFrame | LeaveChatFrame | SendMessageFrame | PingFrame;
+export type ClientFrame = AuthenticateWithTokenFrame | JoinChatFrame | LeaveChatFrame | SendMessageFrame | PingFrame | AgentClientFrame;
 
 // Server → client
 
 export interface AuthSuccessFrame {
   type: 'authSuccess';
   user_id?: string;
+  /** Present when an agent authenticated with its API key. */
+  agent?: AgentIdentity;
 }
 
 export interface AuthErrorFrame {
@@ -87,6 +95,8 @@ export interface NewMessageFrame {
   message: WireMessage;
   /** Echo of the send_message client_id that produced this message, if any. */
   client_id?: string;
+  /** The streamed reply this message completes: it replaces that stream's placeholder. */
+  stream_id?: string;
 }
 
 export interface PongFrame {
@@ -165,6 +175,12 @@ export const errorCodes = [
   'invalid_message',
   'rate_limited',
   'server_error',
+  /** An agent posted (or streamed) into a chat where it holds no invocation. */
+  'not_invoked',
+  /** stream_append or stream_end for a stream this connection did not open, or that was closed. */
+  'unknown_stream',
+  /** A frame only agents (or only people) may send. */
+  'not_allowed',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];
@@ -191,7 +207,8 @@ export type ServerFrame =
   | ChatFilesChangedFrame
   | InvitationsChangedFrame
   | PongFrame
-  | ErrorFrame;
+  | ErrorFrame
+  | AgentServerFrame;
 
 export type ClientFrameType = ClientFrame['type'];
 export type ServerFrameType = ServerFrame['type'];
