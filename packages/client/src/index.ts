@@ -47,6 +47,19 @@ export type { FilesServiceDependencies, UploadOptions, FileUrlOptions, RemoveMan
 export { fileDisplayName, fileUploaderName } from './files/chatFile';
 export type { ChatFile } from './files/chatFile';
 
+// Agents (issue 9)
+export { AgentsService } from './agents/AgentsService';
+export type {
+  AgentsServiceDependencies,
+  AgentSearchOptions,
+  CreateAgentInput,
+  UpdateAgentInput,
+  CreateHostedAgentInput,
+  AgentWithKey,
+} from './agents/AgentsService';
+export { applyStreamDelta, streamPlaceholderId } from './agents/AgentActivity';
+export type { AgentView, AgentSearchHit, AgentType, AgentStatus, AgentRef, AgentNoticeReason } from './protocol';
+
 // Errors
 export { ConfabError, toConfabError, confabErrorFromResponse } from './errors';
 export type { ConfabErrorDetails, FieldError } from './errors';
@@ -93,6 +106,12 @@ export {
   completeAccountErrorMessage,
   forgotPasswordErrorMessage,
   resetPasswordErrorMessage,
+  agentErrorDetail,
+  createAgentErrorMessage,
+  updateAgentErrorMessage,
+  deleteAgentErrorMessage,
+  createHostedAgentErrorMessage,
+  deleteHostedAgentErrorMessage,
 } from './validation/serverErrors';
 export { messages } from './validation/messages';
 
@@ -140,6 +159,8 @@ export type {
   SearchResultsData,
   AgentRecord,
   AgentSearchResult,
+  AgentStatusLine,
+  AgentNotice,
   FileRecord,
   DropRecord,
   CreateDropInput,

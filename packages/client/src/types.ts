@@ -3,6 +3,8 @@
  * (dates as 'YYYY-MM-DD HH:MM:SS.sssZ', empty single relations as '', empty multi as []).
  */
 
+import type { AgentNoticeReason, AgentRef, AgentSearchHit, AgentView } from './protocol/agents';
+
 /** Fields every record of the record API carries. */
 export interface BaseRecord {
   id: string;
@@ -29,6 +31,8 @@ export interface UserRecord extends BaseRecord {
   gemini_api_key_encrypted?: string;
   soft_registered?: boolean;
   signup_completed?: boolean;
+  /** True for server admins (the first account, and those `confab-server admin add` names); only on the caller's own record. */
+  is_admin?: boolean;
   /** Whether an OpenAI / Gemini key is stored (the key itself is never sent back). */
   openai_api_key_set?: boolean;
   gemini_api_key_set?: boolean;
@@ -89,18 +93,51 @@ export interface NormalizedMessage {
   is_agent?: boolean;
 }
 
-/** Where an optimistic message stands: shown at once, confirmed by its new_message, or not. */
-export type MessageStatus = 'pending' | 'sent' | 'failed';
+/**
+ * Where a message stands: an optimistic one is shown at once ('pending'), confirmed by its
+ * new_message ('sent'), or not ('failed'); 'streaming' is an agent's reply still growing (a
+ * placeholder until the final new_message with its stream_id replaces it).
+ */
+export type MessageStatus = 'pending' | 'sent' | 'failed' | 'streaming';
 
 /**
  * A message of the current chat as the store holds it. Confirmed messages carry the server's
  * seq; a pending or failed one has `seq: null`, `message_id` equal to its `client_id`, and sits
- * after every confirmed message.
+ * after every confirmed message. A streaming placeholder also has `seq: null` (and no client_id):
+ * its `message_id` is `stream:<stream_id>`.
  */
 export interface ClientMessage extends NormalizedMessage {
   seq: number | null;
   status: MessageStatus;
   is_agent: boolean;
+  /** A streamed agent reply: on the growing placeholder, and on the final message that replaces it. */
+  stream_id?: string;
+}
+
+/** An agent's status line in the open chat ('@deep is searching…'), until its reply ends. */
+export interface AgentStatusLine {
+  chat_id: string;
+  agent: AgentRef;
+  /** The agent's own words, e.g. 'is searching…'; never empty (an empty status clears the line). */
+  text: string;
+}
+
+/**
+ * What happened to a mention in one of the user's messages (the agent is offline, agents of that
+ * kind are off here, …): shown to this user only, as a system message after that message, and
+ * never stored.
+ */
+export interface AgentNotice {
+  /** Local id: `<message_id>:<agent_username>:<reason>` (a repeat of the same notice is dropped). */
+  id: string;
+  chat_id: string;
+  /** The message the notice is about. */
+  message_id: string;
+  agent_username: string;
+  reason: AgentNoticeReason;
+  text: string;
+  /** When this client received it (ISO 8601). */
+  received_at: string;
 }
 
 export interface SearchResultItem {
@@ -124,24 +161,14 @@ export interface SearchResultsData {
   results: SearchResultItem[];
 }
 
-export interface AgentRecord {
-  id: string;
-  name: string;
-  username: string;
-  description: string;
-  agent_type: string;
-  status: string;
-  /** Defaults to true when unset. */
-  site_wide_available?: boolean;
-  dev_room_id?: string;
-  api_key?: string;
-  created_by?: string;
-}
+/**
+ * An agent as the agent endpoints answer (GET /api/agents/mine and friends): the protocol's
+ * AgentView. Kept under this name for code written before the agents issue.
+ */
+export type AgentRecord = AgentView;
 
-export type AgentSearchResult = Pick<
-  AgentRecord,
-  'id' | 'name' | 'username' | 'agent_type' | 'description' | 'status' | 'created_by'
->;
+/** The spec's agent search result form (§3 Agent): the protocol's AgentSearchHit. */
+export type AgentSearchResult = AgentSearchHit;
 
 export interface FileRecord extends BaseRecord {
   file: string;

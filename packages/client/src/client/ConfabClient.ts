@@ -1,6 +1,7 @@
 import PocketBase, { BaseAuthStore, LocalAuthStore } from 'pocketbase';
 import type { SendOptions } from 'pocketbase';
 import { AccountService } from '../account/AccountService';
+import { AgentsService } from '../agents/AgentsService';
 import { ChatsService } from '../chats/ChatsService';
 import { InvitationsService } from '../invitations/InvitationsService';
 import { ConfabError, confabErrorFromResponse, toConfabError } from '../errors';
@@ -81,6 +82,8 @@ export class ConfabClient {
   readonly account: AccountService;
   /** The files of a chat: list, upload with progress, delete, file links (issue 5). */
   readonly files: FilesService;
+  /** Agents: search, the user's own agents in store.agents with their keys, hosted agents (issue 9). */
+  readonly agents: AgentsService;
   private readonly fetchFunction: typeof fetch;
   private readonly autoConnect: boolean;
   private config: AppConfig | null = null;
@@ -136,6 +139,7 @@ export class ConfabClient {
       currentUser,
       xmlHttpRequest: () => uploadXMLHttpRequest(options),
     });
+    this.agents = new AgentsService({ request, store: this.store, realtime: this.realtime });
     this.pb.authStore.onChange(() => {
       this.syncUserFromAuthStore();
       // Signed out, possibly in another tab: the socket must not outlive the session.

@@ -1,4 +1,5 @@
 import type PocketBase from 'pocketbase';
+import { AgentActivity, settleReply } from '../agents/AgentActivity';
 import { constants } from '../constants';
 import { ConfabError, toConfabError } from '../errors';
 import type { RealtimeConnection } from '../realtime/RealtimeConnection';
@@ -43,15 +44,25 @@ export class MessagesService {
   /** Bumped by every open/close so answers for a chat no longer open are dropped. */
   private generation = 0;
   private olderRequest: Promise<{ hasMore: boolean }> | null = null;
+  /** Agents at work in the open chat: streamed replies, status lines, notices (issue 9). */
+  private readonly activity: AgentActivity;
 
   constructor(private readonly dependencies: MessagesServiceDependencies, options: MessagesOptions = {}) {
     this.sendTimeoutMs = options.sendTimeoutMs ?? constants.messageSendTimeoutMs;
     this.pageSize = options.pageSize ?? constants.messagePageSize;
     this.outbox = new Outbox((clientId) => this.markFailed(clientId));
     const { realtime } = dependencies;
-    realtime.on('new_message', ({ message, client_id }) => {
+    this.activity = new AgentActivity({ store: dependencies.store, realtime, openChatId: () => this.openChatId });
+    realtime.on('new_message', ({ message, client_id, stream_id }) => {
       if (client_id !== undefined) this.outbox.confirm(client_id);
-      if (message.chat_id === this.openChatId) this.merge([messageFromWire(message, client_id)]);
+      if (message.chat_id !== this.openChatId) return;
+      const incoming = messageFromWire(message, client_id, stream_id);
+      // One update: the final message takes its placeholder's place, never both or neither shown.
+      this.dependencies.store.setState((state) => {
+        const settled = settleReply(state, incoming, stream_id);
+        const messages = mergeMessages(settled.messages ?? state.messages, [incoming]);
+        return messages === state.messages && settled.agentStatuses === undefined ? {} : { ...settled, messages };
+      });
     });
     realtime.on('joined', ({ chat_id, has_more }) => {
       if (has_more === true && chat_id === this.openChatId) void this.fillGap(chat_id);
@@ -77,6 +88,7 @@ export class MessagesService {
     const generation = ++this.generation;
     this.openChatId = chatId;
     this.olderRequest = null;
+    this.activity.reset();
     const known = store.getState().chats.find((chat) => chat.id === chatId) ?? null;
     store.setState({ currentChat: known, messages: [], hasOlderMessages: false, loadingMessages: true });
     try {
@@ -99,6 +111,7 @@ export class MessagesService {
     this.generation += 1;
     this.openChatId = null;
     this.olderRequest = null;
+    this.activity.reset();
     this.dependencies.realtime.leave(chatId);
     this.dependencies.store.setState({ currentChat: null, messages: [], hasOlderMessages: false, loadingMessages: false });
   }

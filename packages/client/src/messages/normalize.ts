@@ -27,9 +27,10 @@ export function messageFromRecord(record: MessageRecord): ClientMessage {
   return message;
 }
 
-/** A new_message frame's message in the store's form. */
-export function messageFromWire(wire: WireMessage, clientId?: string): ClientMessage {
+/** A new_message frame's message in the store's form (with the stream it completes, if any). */
+export function messageFromWire(wire: WireMessage, clientId?: string, streamId?: string): ClientMessage {
   const message: ClientMessage = { ...wire, is_agent: wire.is_agent === true, status: 'sent' };
   if (clientId !== undefined && clientId !== '') message.client_id = clientId;
+  if (streamId !== undefined && streamId !== '') message.stream_id = streamId;
   return message;
 }

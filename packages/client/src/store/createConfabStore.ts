@@ -2,7 +2,7 @@ import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
 import type { PendingInvitation } from '../protocol';
 import { isChatAdmin } from '../records';
-import type { AgentRecord, ChatRecord, ClientMessage, UserRecord } from '../types';
+import type { AgentNotice, AgentRecord, AgentStatusLine, ChatRecord, ClientMessage, UserRecord } from '../types';
 
 /** The realtime connection's state (spec §4): idle until the first connect. */
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'closed';
@@ -28,7 +28,19 @@ export interface ClientState {
   connectionState: ConnectionState;
   /** Kept equal to connectionState === 'connected'; setting either updates the other. */
   isConnected: boolean;
+  /**
+   * The signed-in user's agents as client.agents.mine() lists them (their developer agents, then
+   * every Confab agent); create, update, remove and agent_presence frames keep it current.
+   */
   agents: AgentRecord[];
+  /** True while client.agents.mine() runs. */
+  agentsLoading: boolean;
+  /** The message of the last failed agents load, null after a success. */
+  agentsError: string | null;
+  /** Status lines of agents working in the open chat ('@deep is searching…'), in arrival order. */
+  agentStatuses: AgentStatusLine[];
+  /** Notices about the user's own mentions in the open chat (shown to them only, never stored). */
+  agentNotices: AgentNotice[];
   /** The signed-in user's pending e-mail invitations (client.invitations.listPending()), newest first. */
   invitations: PendingInvitation[];
   /** True while client.invitations.listPending() runs. */
@@ -75,6 +87,10 @@ export const initialClientState: ClientState = {
   connectionState: 'idle',
   isConnected: false,
   agents: [],
+  agentsLoading: false,
+  agentsError: null,
+  agentStatuses: [],
+  agentNotices: [],
   invitations: [],
   invitationsLoading: false,
   invitationsError: null,

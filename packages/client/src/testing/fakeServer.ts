@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { ChatFile } from '../files/chatFile';
 import type { PendingInvitation } from '../protocol';
 import type { ChatRecord, MessageRecord } from '../types';
+import { createFakeAgentsState, routeAgents } from './fakeAgents';
+import type { FakeAgentsState } from './fakeAgents';
 import { addFileRecord, createFakeFilesState, routeFiles } from './fakeFiles';
 import type { FakeFilesState, UploadedPart } from './fakeFiles';
 import { routeRecords } from './fakeRecords';
@@ -45,6 +47,8 @@ export interface FakeServer {
    * server (packages/server/test/invitations.test.ts).
    */
   pendingInvitations: PendingInvitation[];
+  /** The agent routes' bookkeeping (fakeAgents.ts). */
+  agents: FakeAgentsState;
   /** Stores a file record in a chat, named the way the server names stored files. */
   addFile(input: Partial<ChatFile> & { chat: string; uploaded_by: string; original_name: string }): ChatFile;
   /** Stores a message with the next seq of its chat. */
@@ -61,11 +65,12 @@ export async function startFakeServer(): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
   const users: FakeUser[] = [{ id: 'alice0000000001', username: 'alice', email: 'alice@example.com', password: 'correct-horse' }];
   const validTokens = new Map<string, string>();
-  const state: Pick<FakeServer, 'configAnswer' | 'records' | 'files' | 'pendingInvitations'> = {
+  const state: Pick<FakeServer, 'configAnswer' | 'records' | 'files' | 'pendingInvitations' | 'agents'> = {
     configAnswer: 'default',
     records: { chats: [], messages: [] },
     files: createFakeFilesState(),
     pendingInvitations: [],
+    agents: createFakeAgentsState(),
   };
   let tokenCounter = 0;
 
@@ -101,7 +106,8 @@ export async function startFakeServer(): Promise<FakeServer> {
     const body = (request.body ?? {}) as Record<string, string>;
     const userId = validTokens.get(String(request.headers['authorization'] ?? '').replace(/^Bearer /, ''));
     const recordsRequest = { method: request.method, path: request.path, body, userId, userRecord };
-    const recordsAnswer = routeRecords(state.records, recordsRequest) ?? routeFiles(state.files, state.records.chats, recordsRequest);
+    const recordsAnswer =
+      routeRecords(state.records, recordsRequest) ?? routeFiles(state.files, state.records.chats, recordsRequest) ?? routeAgents(state.agents, recordsRequest);
     if (recordsAnswer !== null) return recordsAnswer;
     if (request.method === 'GET' && path === '/api/config') {
       if (state.configAnswer !== 'default') return state.configAnswer;

@@ -87,6 +87,13 @@ export const messages = {
   loadAgentsFailed: 'Failed to load agents.',
   createHostedAgentFailed: (detail: string) => `Failed to create hosted agent: ${detail}`,
   deleteHostedAgentFailed: (detail: string) => `Failed to delete hosted agent: ${detail}`,
+  // §4 Agent dev room
+  devRoomPending: 'Dev room pending...',
+  // Agents (ours: the spec gives no text)
+  agentKeyShownOnce: 'Copy this key now: it will not be shown again. Anyone with it can act as this agent.',
+  copyKeyFailed: 'Failed to copy key',
+  adminsOnly: 'This page is for admins.',
+  noAgentsFoundHint: 'Try a name, a username, or a type such as "confab" or "developer".',
   // §8 Forgot password
   noAccountWithEmail: 'No account found with that email address',
   sendResetEmailFailed: 'Failed to send password reset email. Please try again.',

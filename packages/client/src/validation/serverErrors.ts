@@ -53,3 +53,50 @@ export function forgotPasswordErrorMessage(error: unknown): string {
 export function resetPasswordErrorMessage(error: unknown): string {
   return toConfabError(error).status === 400 ? messages.invalidOrExpiredResetToken : messages.resetPasswordFailed;
 }
+
+const agentFieldLabels: ReadonlyArray<readonly [field: string, label: string]> = [
+  ['name', 'Name'],
+  ['username', 'Username'],
+  ['description', 'Description'],
+  ['site_wide_available', 'Availability'],
+];
+
+/**
+ * What went wrong with an agent call, for the spec §8 'Failed to … agent: …' texts: field errors
+ * as 'Username: …', else the server's message, else the error's own message.
+ */
+export function agentErrorDetail(error: unknown): string {
+  const failure = toConfabError(error);
+  const parts: string[] = [];
+  for (const [field, label] of agentFieldLabels) {
+    const message = failure.fieldErrors[field]?.message.trim() ?? '';
+    if (message !== '') parts.push(`${label}: ${withoutFinalPeriod(message)}`);
+  }
+  if (parts.length > 0) return parts.join('. ');
+  return failure.serverMessage ?? failure.message;
+}
+
+/** 'Failed to create agent: …' (spec §8). */
+export function createAgentErrorMessage(error: unknown): string {
+  return messages.createAgentFailed(agentErrorDetail(error));
+}
+
+/** 'Failed to update agent: …' (spec §8). */
+export function updateAgentErrorMessage(error: unknown): string {
+  return messages.updateAgentFailed(agentErrorDetail(error));
+}
+
+/** 'Failed to delete agent: …' (spec §8). */
+export function deleteAgentErrorMessage(error: unknown): string {
+  return messages.deleteAgentFailed(agentErrorDetail(error));
+}
+
+/** 'Failed to create hosted agent: …' (spec §8). */
+export function createHostedAgentErrorMessage(error: unknown): string {
+  return messages.createHostedAgentFailed(agentErrorDetail(error));
+}
+
+/** 'Failed to delete hosted agent: …' (spec §8). */
+export function deleteHostedAgentErrorMessage(error: unknown): string {
+  return messages.deleteHostedAgentFailed(agentErrorDetail(error));
+}
