@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { HostedAgentHandler } from './agents/transports/inProcess';
 
 /** Options a caller of `startServer` may give; every field is optional (see docs/CONTRACTS.md). */
 export interface ServerOptions {
@@ -67,6 +68,13 @@ export interface ServerOptions {
   invitationsPerUserPerHour?: number;
   /** Invitations into one chat per hour, whoever sends them (env CONFAB_INVITATIONS_PER_CHAT_PER_HOUR). Default 40. */
   invitationsPerChatPerHour?: number;
+  /** How long a mention of an offline developer agent waits for it to connect (env CONFAB_AGENT_QUEUE_MINUTES). Default 10. */
+  agentQueueMinutes?: number;
+  /**
+   * In-process handlers of hosted agents by username (the in-process transport of the agent
+   * runtime); for embedding and tests. The built-in hosted agents register their own.
+   */
+  hostedAgents?: Record<string, HostedAgentHandler>;
   /** Test clock. */
   now?: () => Date;
 }
@@ -95,6 +103,7 @@ export interface ServerConfig {
   messagesPerUserPerSecond: number;
   invitationsPerUserPerHour: number;
   invitationsPerChatPerHour: number;
+  agentQueueMinutes: number;
   environment: string;
   now: () => Date;
 }
@@ -173,6 +182,7 @@ export function optionsFromEnvironment(
     messagesPerUserPerSecond: numberOrUndefined(environment['CONFAB_MESSAGES_PER_USER_PER_SECOND']),
     invitationsPerUserPerHour: numberOrUndefined(environment['CONFAB_INVITATIONS_PER_USER_PER_HOUR']),
     invitationsPerChatPerHour: numberOrUndefined(environment['CONFAB_INVITATIONS_PER_CHAT_PER_HOUR']),
+    agentQueueMinutes: numberOrUndefined(environment['CONFAB_AGENT_QUEUE_MINUTES']),
   };
   return options;
 }
@@ -192,6 +202,15 @@ function loadOrCreateSecret(dataDir: string): string {
   writeFileSync(secretPath, `${secret}\n`, { mode: 0o600 });
   chmodSync(secretPath, 0o600);
   return secret;
+}
+
+/**
+ * The prefix of this deployment's keys in a shared Redis. Instances of one deployment share
+ * CONFAB_SECRET (tokens must verify on all of them), so a name derived from it groups exactly
+ * them, and deployments or test servers sharing one Redis never mix counts or presence.
+ */
+export function clusterNamespace(secret: string): string {
+  return `confab:${createHash('sha256').update(`cluster:${secret}`).digest('hex').slice(0, 16)}`;
 }
 
 /** Resolves options into a full config, creating the data directory and secret if needed. */
@@ -222,6 +241,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     messagesPerUserPerSecond: positiveOr(options.messagesPerUserPerSecond, defaultMessagesPerUserPerSecond),
     invitationsPerUserPerHour: Math.floor(positiveOr(options.invitationsPerUserPerHour, defaultInvitationsPerUserPerHour)),
     invitationsPerChatPerHour: Math.floor(positiveOr(options.invitationsPerChatPerHour, defaultInvitationsPerChatPerHour)),
+    agentQueueMinutes: positiveOr(options.agentQueueMinutes, 10),
     environment: process.env['NODE_ENV'] ?? 'production',
     now: options.now ?? (() => new Date()),
   };

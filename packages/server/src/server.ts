@@ -8,6 +8,7 @@ import { createServiceContext, type ServiceLogger } from './services/context';
 import { createServices } from './services/index';
 import { removeStaleIncoming } from './services/files/storage';
 import { createRateLimits } from './services/limits/rateLimits';
+import { createAgentRuntime, createPresence } from './agents/index';
 import { openDatabase } from './store/database';
 import { createStore } from './store/store';
 
@@ -60,11 +61,13 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
   const onBusError = (error: unknown) => logger.error({ error: String(error) }, 'bus error');
   const bus: Bus = config.redisUrl === undefined ? new InProcessBus(onBusError) : new RedisBus(config.redisUrl, onBusError);
   const rateLimits = createRateLimits(config, (error) => logger.error({ error: String(error) }, 'rate limit store error'));
-  const context = createServiceContext({ config, store, mail, bus, rateLimits, logger, publicUrl: () => config.publicUrl ?? url });
+  const presence = createPresence(config, (error) => logger.error({ error: String(error) }, 'presence store error'));
+  const context = createServiceContext({ config, store, mail, bus, rateLimits, presence, logger, publicUrl: () => config.publicUrl ?? url });
   const services = createServices(context);
-  const app = await buildApp(config, services);
+  const agents = createAgentRuntime(services, presence, options.hostedAgents);
+  const app = await buildApp(config, services, agents);
   log = app.log;
-  const gateway = new Gateway(app.server, services, {
+  const gateway = new Gateway(app.server, services, agents, {
     allowedOrigins: config.allowedOrigins,
     publicUrl: config.publicUrl,
     limits: { framesPerSecond: config.wsFramesPerSecond, frameBurst: config.wsFramesPerSecond * 2, maxBufferedBytes: maxSocketBufferBytes },
@@ -74,6 +77,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await gateway.close();
+    await agents.close();
     await bus.close();
     await rateLimits.close();
     await database.close();
@@ -89,6 +93,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
     async close() {
       await gateway.close();
       await app.close();
+      await agents.close();
       await bus.close();
       await rateLimits.close();
       await mail.close();

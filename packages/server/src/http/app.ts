@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config';
 import type { Services } from '../services/index';
+import type { AgentRuntime } from '../agents/runtime';
+import { registerAgentRoutes } from './agentRoutes';
 import { registerAuthRoutes } from './authRoutes';
 import { registerBodyParsers } from './bodyParsers';
 import { registerBodyTimeout } from './bodyTimeout';
@@ -36,7 +38,7 @@ function loggerOptions(enabled: boolean, stream: NodeJS.WritableStream | undefin
   };
 }
 
-export async function buildApp(config: ServerConfig, services: Services): Promise<FastifyInstance> {
+export async function buildApp(config: ServerConfig, services: Services, agents: AgentRuntime): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config.logger, config.logStream),
     bodyLimit: 1024 * 1024,
@@ -54,6 +56,7 @@ export async function buildApp(config: ServerConfig, services: Services): Promis
   registerRecordRoutes(app, services);
   registerAuthRoutes(app, services);
   registerInvitationRoutes(app, services);
+  registerAgentRoutes(app, services, agents);
   registerChatRoutes(app, services);
   registerFileRoutes(app, services);
   await registerStaticHosting(app, config.webDir);

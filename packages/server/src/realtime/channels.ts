@@ -27,8 +27,24 @@ export interface RevokeEvent {
   kind: 'revoke';
 }
 
-export type ChatEvent = MessageEvent;
-export type UserEvent = ChatListEvent | RevokeEvent;
+/** On `user:<id>`: a ready frame for every socket of that user (a mention for an agent, a notice, presence). */
+export interface UserFrameEvent {
+  kind: 'frame';
+  frame: string;
+}
+
+/**
+ * On `chat:<id>`: a frame for the chat's joined sockets outside the message sequence (a streamed
+ * reply's progress, an agent's status); the reply's final message travels as a MessageEvent.
+ */
+export interface ChatFrameEvent {
+  kind: 'chat_frame';
+  chat_id: string;
+  frame: string;
+}
+
+export type ChatEvent = MessageEvent | ChatFrameEvent;
+export type UserEvent = ChatListEvent | RevokeEvent | UserFrameEvent;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
@@ -38,8 +54,13 @@ export function isMessageEvent(value: unknown): value is MessageEvent {
   return isObject(value) && value['kind'] === 'message' && typeof value['seq'] === 'number' && typeof value['frame'] === 'string';
 }
 
+export function isChatFrameEvent(value: unknown): value is ChatFrameEvent {
+  return isObject(value) && value['kind'] === 'chat_frame' && typeof value['frame'] === 'string';
+}
+
 export function isUserEvent(value: unknown): value is UserEvent {
   if (!isObject(value)) return false;
   if (value['kind'] === 'revoke') return true;
+  if (value['kind'] === 'frame') return typeof value['frame'] === 'string';
   return value['kind'] === 'chat_list' && typeof value['chat_id'] === 'string' && typeof value['frame'] === 'string';
 }

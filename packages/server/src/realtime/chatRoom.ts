@@ -1,5 +1,5 @@
 import type { Bus } from './bus';
-import { chatChannel, isMessageEvent, type MessageEvent } from './channels';
+import { chatChannel, isChatFrameEvent, isMessageEvent, type MessageEvent } from './channels';
 import type { Connection } from './connection';
 
 /** Loads stored frames after a seq (for gaps between instances' publishes). */
@@ -26,6 +26,10 @@ export class ChatRoom {
   ) {
     this.unsubscribe = bus.subscribe(chatChannel(chatId), (payload) => {
       if (isMessageEvent(payload)) this.receive(payload);
+      else if (isChatFrameEvent(payload)) {
+        const data = Buffer.from(payload.frame);
+        for (const connection of this.connections) connection.deliverOutOfSequence(this.chatId, data);
+      }
     });
   }
 

@@ -20,6 +20,8 @@ export const replaying = -1;
  */
 export class Connection {
   userId: string | undefined;
+  /** Set when the socket authenticated with an agent's API key. */
+  agentId: string | undefined;
   /** Chat id → highest seq delivered (or `replaying`). Created on the first join. */
   joined: Map<string, number> | undefined;
   replayBuffers: Map<string, { seq: number; data: Buffer }[]> | undefined;
@@ -70,6 +72,11 @@ export class Connection {
     if (seq <= delivered) return;
     this.joined?.set(chatId, seq);
     this.send(data);
+  }
+
+  /** A frame of a joined chat outside the message sequence (stream progress, status): sent as it comes. */
+  deliverOutOfSequence(chatId: string, data: Buffer): void {
+    if (this.joined?.has(chatId) === true) this.send(data);
   }
 
   startReplay(chatId: string): void {

@@ -1,5 +1,8 @@
 import { WebSocket } from 'ws';
 import { ConfabServerError, type FieldErrors } from '../errors';
+import type { AgentRuntime } from '../agents/runtime';
+import { AgentSocketTransport } from '../agents/transports/socket';
+import type { AuthSuccessFrame, LeftFrame, PongFrame } from '@confab/client/protocol';
 import type { Services } from '../services/index';
 import { clientIdMaximum, messageContentMaximum, validateContent } from '../services/messaging';
 import { replaying, type Connection } from './connection';
@@ -25,30 +28,42 @@ function invalidMessageText(errors: FieldErrors): string {
 
 /** What each well-formed client frame does. Every refusal is an error frame, never silence. */
 export class FrameHandlers {
+  readonly agentTransport: AgentSocketTransport;
+
   constructor(
     private readonly services: Services,
+    private readonly agents: AgentRuntime,
     private readonly rooms: RoomRegistry,
     private readonly sessions: UserSessions,
     private readonly onError: (error: unknown) => void,
-  ) {}
+  ) {
+    this.agentTransport = new AgentSocketTransport(services, agents);
+  }
 
   async handle(connection: Connection, frame: ClientFrame): Promise<void> {
     try {
       if (connection.authenticating !== undefined) await connection.authenticating;
       if (frame.type === 'authenticate_with_token') return await this.authenticate(connection, frame.token);
+      if (frame.type === 'authenticate_with_api_key') return await this.authenticateAgent(connection, frame.api_key);
       if (connection.userId === undefined) {
-        return connection.send(errorFrame('not_authenticated', 'send authenticate_with_token first', frame.type));
+        return connection.send(errorFrame('not_authenticated', 'send authenticate_with_token (or authenticate_with_api_key) first', frame.type));
       }
       switch (frame.type) {
         case 'ping':
-          return connection.send(JSON.stringify({ type: 'pong', timestamp: frame.timestamp }));
+          return connection.send(JSON.stringify({ type: 'pong', timestamp: frame.timestamp } satisfies PongFrame));
         case 'join_chat':
           return await this.join(connection, connection.userId, frame);
         case 'leave_chat':
           if (connection.leave(frame.chat_id)) this.rooms.leave(frame.chat_id, connection);
-          return connection.send(JSON.stringify({ type: 'left', chat_id: frame.chat_id }));
+          return connection.send(JSON.stringify({ type: 'left', chat_id: frame.chat_id } satisfies LeftFrame));
         case 'send_message':
           return await this.sendMessage(connection, connection.userId, frame);
+        case 'mention_ack':
+        case 'stream_start':
+        case 'stream_append':
+        case 'stream_end':
+        case 'agent_status':
+          return await this.agentTransport.handle(connection, frame);
       }
     } catch (error) {
       this.onError(error);
@@ -71,7 +86,40 @@ export class FrameHandlers {
         connection.authTimer = undefined;
         await this.sessions.add(user.id, connection);
       }
-      connection.send(JSON.stringify({ type: 'authSuccess', user_id: user.id }));
+      connection.send(JSON.stringify({ type: 'authSuccess', user_id: user.id } satisfies AuthSuccessFrame));
+    })();
+    connection.authenticating = attempt;
+    try {
+      await attempt;
+    } finally {
+      if (connection.authenticating === attempt) connection.authenticating = undefined;
+    }
+  }
+
+  /**
+   * An agent signs in with its API key (the frame, or the upgrade's Authorization header): a wrong,
+   * rotated or deleted key gets authError and close 4001, like a bad token.
+   */
+  async authenticateAgent(connection: Connection, apiKey: string): Promise<void> {
+    const attempt = (async () => {
+      const agent = await this.services.agents.authenticateKey(apiKey);
+      if (agent === undefined || (connection.userId !== undefined && connection.userId !== agent.id)) {
+        connection.send(JSON.stringify({ type: 'authError', message: 'Invalid API key: create or rotate a key on My Agents (or with confab agents rotate-key)' }));
+        connection.socket.close(closeCodes.authenticationFailed, 'Authentication failed');
+        return;
+      }
+      if (connection.userId !== undefined) return connection.send(JSON.stringify({ type: 'authSuccess', user_id: agent.id } satisfies AuthSuccessFrame));
+      if (connection.socket.readyState !== WebSocket.OPEN) return undefined;
+      connection.userId = agent.id;
+      connection.agentId = agent.id;
+      clearTimeout(connection.authTimer);
+      connection.authTimer = undefined;
+      await this.sessions.add(agent.id, connection);
+      const devRoomId = await this.agentTransport.connected(connection, agent);
+      const answer: AuthSuccessFrame = { type: 'authSuccess', user_id: agent.id, agent: { id: agent.id, username: agent.username, name: agent.name, dev_room_id: devRoomId ?? '' } };
+      connection.send(JSON.stringify(answer));
+      await this.agentTransport.sendPending(connection, agent.id);
+      return undefined;
     })();
     connection.authenticating = attempt;
     try {
@@ -113,6 +161,8 @@ export class FrameHandlers {
     }
     connection.send(JSON.stringify({ type: 'joined', chat_id: chatId, last_seq: delivered, has_more: hasMore }));
     connection.finishReplay(chatId, delivered);
+    // Replies still growing: the text so far, so a client that (re)joins mid-stream catches up.
+    for (const snapshot of await this.agents.snapshots(chatId)) connection.send(snapshot);
   }
 
   private async sendMessage(connection: Connection, userId: string, frame: FrameOf<'send_message'>): Promise<void> {
@@ -124,9 +174,10 @@ export class FrameHandlers {
     if (author === undefined) return connection.socket.close(closeCodes.authenticationFailed, 'Account removed');
     let posted;
     try {
-      posted = await this.services.messaging.post(author, { chatId: frame.chat_id, content: frame.content, clientId: frame.client_id });
+      posted = await this.services.messaging.post(author, { chatId: frame.chat_id, content: frame.content, clientId: frame.client_id, mentionId: frame.mention_id });
     } catch (error) {
       if (error instanceof ConfabServerError && error.code === 'tooManyRequests') return connection.send(errorFrame('rate_limited', error.message, ref));
+      if (error instanceof ConfabServerError && error.code === 'forbidden') return connection.send(errorFrame('not_invoked', error.message, ref));
       if (!(error instanceof ConfabServerError) || error.status !== 400) throw error;
       if (Object.keys(error.data).length > 0) return connection.send(errorFrame('invalid_message', invalidMessageText(error.data), ref));
       return connection.send(errorFrame('not_a_participant', 'you are not a participant of this chat', ref));

@@ -1,6 +1,8 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { AgentRuntime } from '../agents/runtime';
+import { apiKeyPrefix } from '@confab/client/protocol';
 import type { Services } from '../services/index';
 import type { UserEvent } from './channels';
 import { Connection, type ConnectionLimits } from './connection';
@@ -40,6 +42,7 @@ function textOf(data: RawData): string {
 export class Gateway {
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: hardPayloadLimitBytes, clientTracking: false });
   private readonly sockets = new Set<GatewaySocket>();
+  private readonly onError: (error: unknown) => void;
   private readonly rooms: RoomRegistry;
   private readonly sessions: UserSessions;
   private readonly handlers: FrameHandlers;
@@ -48,16 +51,18 @@ export class Gateway {
     if (!originAllowed(request, this.options.allowedOrigins, this.options.publicUrl)) {
       return void socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
     }
-    this.server.handleUpgrade(request, socket, head, (webSocket) => this.accept(webSocket));
+    this.server.handleUpgrade(request, socket, head, (webSocket) => this.accept(webSocket, apiKeyFromHeader(request)));
   };
 
   constructor(
     private readonly httpServer: Server,
     services: Services,
+    agents: AgentRuntime,
     private readonly options: GatewayOptions,
   ) {
     const logger = services.context.logger;
     const onError = (error: unknown) => logger.error({ error: String(error) }, 'realtime error');
+    this.onError = onError;
     this.rooms = new RoomRegistry({
       bus: services.context.bus,
       load: (chatId, afterSeq, limit) => services.messaging.framesAfter(chatId, afterSeq, limit),
@@ -65,7 +70,7 @@ export class Gateway {
       onError,
     });
     this.sessions = new UserSessions(services.context.bus, (connections, event) => this.onUserEvent(connections, event));
-    this.handlers = new FrameHandlers(services, this.rooms, this.sessions, onError);
+    this.handlers = new FrameHandlers(services, agents, this.rooms, this.sessions, onError);
     const gateway = this;
     this.onSocketMessage = function (data, isBinary) {
       const connection = this[connectionKey];
@@ -82,7 +87,7 @@ export class Gateway {
   private readonly onSocketMessage: (this: GatewaySocket, data: RawData, isBinary: boolean) => void;
   private readonly onSocketClose: (this: GatewaySocket) => void;
 
-  private accept(webSocket: WebSocket): void {
+  private accept(webSocket: WebSocket, apiKey: string | undefined): void {
     const socket = webSocket as GatewaySocket;
     const connection = new Connection(socket, this.options.limits);
     socket[connectionKey] = connection;
@@ -93,6 +98,8 @@ export class Gateway {
     connection.authTimer = setTimeout(() => {
       if (connection.userId === undefined) socket.close(closeCodes.authenticationFailed, 'Authentication timeout');
     }, this.options.authTimeoutMs);
+    // An agent may authenticate with its key in the upgrade's Authorization header instead of a frame.
+    if (apiKey !== undefined) void this.handlers.handle(connection, { type: 'authenticate_with_api_key', api_key: apiKey });
   }
 
   private receive(connection: Connection, data: RawData, isBinary: boolean): void {
@@ -122,11 +129,20 @@ export class Gateway {
     this.sockets.delete(socket);
     for (const chatId of connection.joined?.keys() ?? []) this.rooms.leave(chatId, connection);
     if (connection.userId !== undefined) this.sessions.remove(connection.userId, connection);
+    if (connection.agentId !== undefined) {
+      const agentId = connection.agentId;
+      this.handlers.agentTransport.disconnected(agentId).catch((error: unknown) => this.onError(error));
+    }
   }
 
   private onUserEvent(connections: ReadonlySet<Connection>, event: UserEvent): void {
     if (event.kind === 'revoke') {
       for (const connection of [...connections]) connection.socket.close(closeCodes.authenticationFailed, 'Token revoked');
+      return;
+    }
+    if (event.kind === 'frame') {
+      const frame = Buffer.from(event.frame);
+      for (const connection of connections) connection.send(frame);
       return;
     }
     const data = Buffer.from(event.frame);
@@ -145,6 +161,13 @@ export class Gateway {
     this.sessions.closeAll();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/** `Authorization: Bearer cfk_…` on the upgrade request: an agent's key. */
+function apiKeyFromHeader(request: IncomingMessage): string | undefined {
+  const header = request.headers.authorization?.trim() ?? '';
+  const key = header.replace(/^bearer\s+/i, '');
+  return key.startsWith(apiKeyPrefix) ? key : undefined;
 }
 
 /** Socket errors (resets, protocol violations) end in 'close', which cleans up. */

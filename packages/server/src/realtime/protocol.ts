@@ -3,7 +3,7 @@
  * and validated here, so the gateway only ever sees well-formed frames.
  */
 
-import type { ErrorCode } from '@confab/client/protocol';
+import { maxReplayMessages, type ClientFrame, type ErrorCode, type ErrorFrame, type SendMessageFrame } from '@confab/client/protocol';
 
 // The wire constants both sides share live in @confab/client/protocol: frames above maxFrameBytes
 // get a `frame_too_large` error and close 1009 (closeCodes.messageTooBig).
@@ -11,19 +11,16 @@ export { closeCodes, maxFrameBytes } from '@confab/client/protocol';
 export type { ErrorCode };
 
 /** Replay on join_chat sends at most this many messages; the rest are paged through the record API. */
-export const replayLimit = 500;
+export const replayLimit = maxReplayMessages;
 
-export type ClientFrame =
-  | { type: 'authenticate_with_token'; token: string }
-  | { type: 'join_chat'; chat_id: string; after_seq: number | undefined }
-  | { type: 'leave_chat'; chat_id: string }
-  | { type: 'send_message'; chat_id: string; content: string; client_id: string | undefined }
-  | { type: 'ping'; timestamp: unknown };
+/** Client frames as the wire contract types them (`@confab/client/protocol`), once for both sides. */
+export type { ClientFrame };
 
 export type ParseResult = { ok: true; frame: ClientFrame } | { ok: false; message: string; ref: string | undefined };
 
 export function errorFrame(code: ErrorCode, message: string, ref?: string): string {
-  return JSON.stringify(ref === undefined ? { type: 'error', code, message } : { type: 'error', code, message, ref });
+  const frame: ErrorFrame = ref === undefined ? { type: 'error', code, message } : { type: 'error', code, message, ref };
+  return JSON.stringify(frame);
 }
 
 const failure = (message: string, ref?: string): ParseResult => ({ ok: false, message, ref });
@@ -31,6 +28,13 @@ const failure = (message: string, ref?: string): ParseResult => ({ ok: false, me
 function requiredString(record: Record<string, unknown>, field: string): string | undefined {
   const value = record[field];
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** An optional string field: undefined when absent or null, false when present with another type. */
+function optionalString(record: Record<string, unknown>, field: string): string | undefined | false {
+  const value = record[field];
+  if (value === undefined || value === null || value === '') return undefined;
+  return typeof value === 'string' ? value : false;
 }
 
 function parseFields(type: string, record: Record<string, unknown>): ParseResult {
@@ -46,7 +50,7 @@ function parseFields(type: string, record: Record<string, unknown>): ParseResult
       if (afterSeq !== undefined && afterSeq !== null && !(Number.isSafeInteger(afterSeq) && (afterSeq as number) >= 0)) {
         return failure('after_seq must be a non-negative integer', chatId);
       }
-      return { ok: true, frame: { type, chat_id: chatId, after_seq: typeof afterSeq === 'number' ? afterSeq : undefined } };
+      return { ok: true, frame: typeof afterSeq === 'number' ? { type, chat_id: chatId, after_seq: afterSeq } : { type, chat_id: chatId } };
     }
     case 'leave_chat':
       return chatId === undefined ? failure('chat_id must be a non-empty string', type) : { ok: true, frame: { type, chat_id: chatId } };
@@ -56,11 +60,46 @@ function parseFields(type: string, record: Record<string, unknown>): ParseResult
       if (chatId === undefined) return failure('chat_id must be a non-empty string', ref);
       if (typeof record['content'] !== 'string') return failure('content must be a string', ref);
       if (clientId !== undefined && clientId !== null && typeof clientId !== 'string') return failure('client_id must be a string', type);
-      const client_id = typeof clientId === 'string' && clientId !== '' ? clientId : undefined;
-      return { ok: true, frame: { type, chat_id: chatId, content: record['content'], client_id } };
+      const mentionId = optionalString(record, 'mention_id');
+      if (mentionId === false) return failure('mention_id must be a string', ref);
+      const frame: SendMessageFrame = { type, chat_id: chatId, content: record['content'] };
+      if (typeof clientId === 'string' && clientId !== '') frame.client_id = clientId;
+      if (mentionId !== undefined) frame.mention_id = mentionId;
+      return { ok: true, frame };
+    }
+    case 'authenticate_with_api_key': {
+      const apiKey = requiredString(record, 'api_key');
+      return apiKey === undefined ? failure('api_key must be a non-empty string', type) : { ok: true, frame: { type, api_key: apiKey } };
+    }
+    case 'mention_ack': {
+      const mentionId = requiredString(record, 'mention_id');
+      return mentionId === undefined ? failure('mention_id must be a non-empty string', type) : { ok: true, frame: { type, mention_id: mentionId } };
+    }
+    case 'stream_start': {
+      const streamId = requiredString(record, 'stream_id');
+      if (streamId === undefined) return failure('stream_id must be a non-empty string', type);
+      if (chatId === undefined) return failure('chat_id must be a non-empty string', streamId);
+      const mentionId = optionalString(record, 'mention_id');
+      if (mentionId === false) return failure('mention_id must be a string', streamId);
+      return { ok: true, frame: mentionId === undefined ? { type, chat_id: chatId, stream_id: streamId } : { type, chat_id: chatId, stream_id: streamId, mention_id: mentionId } };
+    }
+    case 'stream_append': {
+      const streamId = requiredString(record, 'stream_id');
+      if (streamId === undefined) return failure('stream_id must be a non-empty string', type);
+      if (typeof record['text'] !== 'string') return failure('text must be a string', streamId);
+      return { ok: true, frame: { type, stream_id: streamId, text: record['text'] } };
+    }
+    case 'stream_end': {
+      const streamId = requiredString(record, 'stream_id');
+      return streamId === undefined ? failure('stream_id must be a non-empty string', type) : { ok: true, frame: { type, stream_id: streamId } };
+    }
+    case 'agent_status': {
+      if (chatId === undefined) return failure('chat_id must be a non-empty string', type);
+      if (typeof record['text'] !== 'string') return failure('text must be a string', chatId);
+      return { ok: true, frame: { type, chat_id: chatId, text: record['text'] } };
     }
     case 'ping':
-      return { ok: true, frame: { type, timestamp: record['timestamp'] ?? null } };
+      return { ok: true, frame: { type, timestamp: typeof record['timestamp'] === 'number' ? record['timestamp'] : 0 } };
     default:
       return failure(`unknown frame type '${type.slice(0, 64)}'`, undefined);
   }

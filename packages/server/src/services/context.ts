@@ -4,6 +4,7 @@ import type { Bus } from '../realtime/bus';
 import type { UserRow } from '../store/repositories/users';
 import type { Store } from '../store/store';
 import { ContentCipher } from './contentCipher';
+import type { PresenceReader } from './agents';
 import type { RateLimits } from './limits/rateLimits';
 
 export interface ServiceLogger {
@@ -20,6 +21,8 @@ export interface ServiceContext {
   providerKeyCipher: ContentCipher;
   /** Per-person, per-address and per-chat limits (shared through Redis when REDIS_URL is set). */
   rateLimits: RateLimits;
+  /** Which developer agents are connected, on any instance (the agent runtime keeps it). */
+  presence: PresenceReader;
   mail: MailTransport;
   /** Realtime fan-out: in-process, or Redis across instances. */
   bus: Bus;
@@ -40,6 +43,7 @@ export function createServiceContext(options: {
   mail: MailTransport;
   bus: Bus;
   rateLimits: RateLimits;
+  presence: PresenceReader;
   logger: ServiceLogger;
   publicUrl: () => string;
 }): ServiceContext {

@@ -1,4 +1,5 @@
 import { AccountsService } from './accounts';
+import { AgentsService } from './agents';
 import { ChatEvents } from './chatEvents';
 import { ChatMembershipService } from './chatMembership';
 import { ChatsCollection } from './collections/chats';
@@ -18,6 +19,7 @@ import { RecordsService } from './records';
 export interface Services {
   context: ServiceContext;
   accounts: AccountsService;
+  agents: AgentsService;
   passwordResets: PasswordResetService;
   records: RecordsService;
   users: UsersCollection;
@@ -49,5 +51,6 @@ export function createServices(context: ServiceContext): Services {
   const chatMembership = new ChatMembershipService(context, accounts, chatEvents);
   const onboarding = new OnboardingService(context, accounts);
   const fileAccess = new FileAccessService(context, accounts);
-  return { context, accounts, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota };
+  const agents = new AgentsService(context, accounts, records, context.presence);
+  return { context, accounts, agents, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota };
 }

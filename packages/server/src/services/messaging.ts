@@ -1,4 +1,4 @@
-import { fieldErrors, type FieldErrors } from '../errors';
+import { ConfabServerError, fieldErrors, type FieldErrors } from '../errors';
 import { chatChannel, type MessageEvent } from '../realtime/channels';
 import { formatTimestamp, newRecordId } from '../store/ids';
 import type { MessageRow, MessageWithAuthor } from '../store/repositories/messages';
@@ -7,7 +7,7 @@ import { agentTypes } from './collections/agentTypes';
 import type { ServiceContext } from './context';
 import { tooManyRequests } from './limits/rateLimits';
 import { recordErrors, throwIfErrors } from './recordErrors';
-import { maxMessageLength, type WireMessage } from '@confab/client/protocol';
+import { agentLimits, maxMessageLength, type NewMessageFrame, type WireMessage } from '@confab/client/protocol';
 
 /** The longest message content after trimming, in characters (the protocol's maxMessageLength). */
 export const messageContentMaximum = maxMessageLength;
@@ -19,6 +19,12 @@ export const messageRateLimitedText = 'You are sending messages too fast. Please
 export type { WireMessage };
 
 export interface PostInput {
+  /** An agent's reply names the mention it answers (the router's hop count). */
+  mentionId?: string | undefined;
+  /** The streamed reply this message completes: carried as `stream_id` in its new_message. */
+  streamId?: string | undefined;
+  /** The caller already checked that the author may post here (a stream checked it when it began). */
+  grantChecked?: boolean;
   chatId: string;
   content: string | undefined;
   /** Which body field carried the content, for the field error. */
@@ -26,6 +32,9 @@ export interface PostInput {
   messageType?: string | undefined;
   clientId?: string | undefined;
 }
+
+/** Told of every newly stored message, after its commit, on the instance that stored it (the agents' router). */
+export type PostedListener = (posted: { row: MessageRow; author: UserRow; mentionId: string | undefined }) => Promise<void>;
 
 export interface PostedMessage {
   row: MessageRow;
@@ -74,9 +83,10 @@ export class MessagingService {
     };
   }
 
-  frameOf(row: MessageRow, author: Pick<UserRow, 'name' | 'username' | 'type'>): string {
-    const frame: Record<string, unknown> = { type: 'new_message', message: this.toWire(row, author) };
-    if (row.client_id !== null && row.client_id !== '') frame['client_id'] = row.client_id;
+  frameOf(row: MessageRow, author: Pick<UserRow, 'name' | 'username' | 'type'>, streamId?: string): string {
+    const frame: NewMessageFrame = { type: 'new_message', message: this.toWire(row, author) };
+    if (row.client_id !== null && row.client_id !== '') frame.client_id = row.client_id;
+    if (streamId !== undefined) frame.stream_id = streamId;
     return JSON.stringify(frame);
   }
 
@@ -95,9 +105,8 @@ export class MessagingService {
    */
   async post(author: UserRow, input: PostInput): Promise<PostedMessage> {
     const chatId = input.chatId;
-    if (chatId === '' || !(await this.context.store.chats.isParticipant(chatId, author.id))) {
-      throw recordErrors.createFailed(chatId === '' ? { chat: fieldErrors.required() } : {});
-    }
+    if (chatId === '') throw recordErrors.createFailed({ chat: fieldErrors.required() });
+    if (input.grantChecked !== true) await this.requireMayPost(author, chatId);
     const limits = this.context.rateLimits;
     if (!(await limits.take(`messages:user:${author.id}`, limits.limits.messagesPerUser))) {
       throw tooManyRequests(messageRateLimitedText);
@@ -120,7 +129,7 @@ export class MessagingService {
       created: now,
       updated: now,
     });
-    const frame = this.frameOf(row, author);
+    const frame = this.frameOf(row, author, input.streamId);
     if (created) {
       const event: MessageEvent = { kind: 'message', chat_id: chatId, seq: Number(row.seq), frame };
       try {
@@ -130,6 +139,36 @@ export class MessagingService {
         this.context.logger.error({ error: String(error), chatId }, 'message broadcast failed');
       }
     }
+    if (created) {
+      for (const listener of this.postedListeners) {
+        listener({ row, author, mentionId: input.mentionId }).catch((error: unknown) =>
+          this.context.logger.error({ error: String(error), chatId }, 'after-post listener failed'),
+        );
+      }
+    }
     return { row, frame, created };
   }
+
+  private readonly postedListeners: PostedListener[] = [];
+
+  /** Registers a listener for every newly stored message (see PostedListener). */
+  onPosted(listener: PostedListener): void {
+    this.postedListeners.push(listener);
+  }
+
+  /**
+   * Who may post where, the one rule for people and agents: participants of the chat; and an
+   * agent also in its dev room or where it holds an invocation (a mention or auto-route of it in
+   * the last 10 minutes). People elsewhere get the record API's 400; agents a 403 `not_invoked`.
+   */
+  async requireMayPost(author: UserRow, chatId: string): Promise<void> {
+    if (await this.context.store.chats.isParticipant(chatId, author.id)) return;
+    if (!(agentTypes as readonly string[]).includes(author.type)) throw recordErrors.createFailed({});
+    if (author.dev_room_id === chatId) return;
+    const since = formatTimestamp(new Date(this.context.config.now().getTime() - agentLimits.invocationMs));
+    if ((await this.context.store.agents.latestInvocation(author.id, chatId, since)) !== undefined) return;
+    throw new ConfabServerError('forbidden', notInvokedText);
+  }
 }
+
+export const notInvokedText = 'This agent may post only where it was mentioned in the last 10 minutes, in its dev room, or in a chat it belongs to.';

@@ -158,6 +158,33 @@ export interface ServerClaimsTable {
   created: string;
 }
 
+/** Mentions and auto-routes of agents (migration 005): the offline queue and the invocation grants. */
+export interface AgentMentionsTable {
+  id: string;
+  agent: string;
+  chat: string;
+  message: string;
+  reason: string;
+  hop: number;
+  created: string;
+  expires: string;
+  acked_at: string | null;
+}
+
+/** Streamed replies still growing (migration 005). */
+export interface AgentStreamsTable {
+  id: string;
+  /** The agent's own name for the stream. */
+  stream_key: string;
+  agent: string;
+  chat: string;
+  mention: string | null;
+  text_encrypted: string;
+  length: number;
+  started: string;
+  updated: string;
+}
+
 export interface Database {
   users: UsersTable;
   chats: ChatsTable;
@@ -173,4 +200,6 @@ export interface Database {
   drop_bookmarks: DropReactionsTable;
   chat_follows: ChatFollowsTable;
   server_claims: ServerClaimsTable;
+  agent_mentions: AgentMentionsTable;
+  agent_streams: AgentStreamsTable;
 }

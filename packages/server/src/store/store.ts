@@ -1,4 +1,5 @@
 import type { ConfabDatabase } from './database';
+import { AgentsRepository } from './repositories/agents';
 import { ChatsRepository } from './repositories/chats';
 import { FilesRepository } from './repositories/files';
 import { InvitationsRepository } from './repositories/invitations';
@@ -15,6 +16,7 @@ export interface Store {
   files: FilesRepository;
   passwordResets: PasswordResetsRepository;
   invitations: InvitationsRepository;
+  agents: AgentsRepository;
 }
 
 export function createStore(database: ConfabDatabase): Store {
@@ -26,5 +28,6 @@ export function createStore(database: ConfabDatabase): Store {
     files: new FilesRepository(database.db),
     passwordResets: new PasswordResetsRepository(database.db),
     invitations: new InvitationsRepository(database.db),
+    agents: new AgentsRepository(database.db),
   };
 }

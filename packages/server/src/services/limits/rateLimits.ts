@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { ServerConfig } from '../../config';
+import { clusterNamespace, type ServerConfig } from '../../config';
 import { ConfabServerError } from '../../errors';
 import { MemoryCounters, type LimitCounters } from './counters';
 import { RedisCounters } from './redisCounters';
@@ -104,6 +103,5 @@ export class RateLimits {
  */
 export function createRateLimits(config: ServerConfig, onError: (error: unknown) => void): RateLimits {
   if (config.redisUrl === undefined) return new RateLimits(new MemoryCounters(), config);
-  const namespace = `confab:limits:${createHash('sha256').update(`limits:${config.secret}`).digest('hex').slice(0, 16)}`;
-  return new RateLimits(new RedisCounters(config.redisUrl, namespace, onError), config);
+  return new RateLimits(new RedisCounters(config.redisUrl, `${clusterNamespace(config.secret)}:limits`, onError), config);
 }

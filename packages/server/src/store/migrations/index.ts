@@ -3,6 +3,7 @@ import { initialMigration } from './001_initial';
 import { messageSeqMigration } from './002_message_seq';
 import { serverClaimsMigration } from './003_server_claims';
 import { invitationInviteeMigration } from './004_invitation_invitee';
+import { agentsMigration } from './005_agents';
 
 /** Migrations live in code (bundled by tsup), so no folder has to ship beside dist/. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '002_message_seq': messageSeqMigration,
   '003_server_claims': serverClaimsMigration,
   '004_invitation_invitee': invitationInviteeMigration,
+  '005_agents': agentsMigration,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -85,6 +85,21 @@ export class MessagesRepository {
     return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
   }
 
+  /** The `limit` messages of a chat just before `beforeSeq`, oldest first, with their authors (a mention's context). */
+  async listBeforeSeq(chatId: string, beforeSeq: number, limit: number): Promise<MessageWithAuthor[]> {
+    const rows = await this.db
+      .selectFrom('messages')
+      .innerJoin('users', 'users.id', 'messages.author')
+      .selectAll('messages')
+      .select(['users.name as author_name', 'users.username as author_username', 'users.type as author_type'])
+      .where('messages.chat', '=', chatId)
+      .where('messages.seq', '<', beforeSeq)
+      .orderBy('messages.seq', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.reverse().map((row) => ({ ...row, seq: Number(row.seq) }));
+  }
+
   async updateContent(id: string, contentEncrypted: string, updated: string): Promise<void> {
     await this.db.updateTable('messages').set({ content_encrypted: contentEncrypted, updated }).where('id', '=', id).execute();
   }

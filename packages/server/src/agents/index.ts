@@ -1,0 +1,33 @@
+import type { ServerConfig } from '../config';
+import { clusterNamespace } from '../config';
+import type { Services } from '../services/index';
+import { MemoryPresence, RedisPresence, type AgentPresence } from './presence';
+import { MentionRouter } from './router';
+import { AgentRuntime } from './runtime';
+import { inProcessReply, type HostedAgentHandler } from './transports/inProcess';
+
+export type { AgentRuntime } from './runtime';
+export type { HostedAgentHandler, InProcessReply } from './transports/inProcess';
+
+/** Presence in memory for one instance, in Redis when instances share REDIS_URL. */
+export function createPresence(config: ServerConfig, onError: (error: unknown) => void): AgentPresence {
+  return config.redisUrl === undefined ? new MemoryPresence() : new RedisPresence(config.redisUrl, clusterNamespace(config.secret), onError);
+}
+
+/**
+ * The agent runtime with its router listening to every stored message, and the hosted agents'
+ * handlers on the in-process transport.
+ */
+export function createAgentRuntime(services: Services, presence: AgentPresence, hosted: Record<string, HostedAgentHandler> = {}): AgentRuntime {
+  const runtime = new AgentRuntime(services, presence);
+  const router = new MentionRouter(services, runtime);
+  services.messaging.onPosted((posted) => router.route(posted));
+  const logger = services.context.logger;
+  for (const [username, handler] of Object.entries(hosted)) {
+    runtime.registerHosted(username, async (mention, agent) => {
+      const onError = (error: unknown) => logger.error({ error: String(error), agent: agent.username }, 'hosted agent reply failed');
+      await handler(mention, inProcessReply(runtime, agent, mention, onError));
+    });
+  }
+  return runtime;
+}

@@ -1,0 +1,102 @@
+import { agentLimits, agentNoticeTexts, type AgentNoticeReason, type MentionReason } from '@confab/client/protocol';
+import { extractMentions } from '@confab/client/rules';
+import { formatTimestamp } from '../store/ids';
+import type { ChatRow } from '../store/repositories/chats';
+import type { MessageRow } from '../store/repositories/messages';
+import type { UserRow } from '../store/repositories/users';
+import { isAgentType, parsePermissions } from '../services/agents';
+import type { Services } from '../services/index';
+import type { AgentRuntime } from './runtime';
+
+/** Agent-to-agent mentions one chat may carry per minute, on top of the hop limit. */
+const agentHopsPerChat = { maximum: 30, windowMs: 60 * 1000 };
+
+interface Target {
+  agent: UserRow;
+  reason: MentionReason;
+}
+
+/**
+ * The mention router (ARCHITECTURE "Routing after commit"): runs once per stored message, on the
+ * instance that stored it, registered as the messaging service's after-post listener. It finds
+ * the agents a message mentions (or the chat's auto-route agent), checks the chat's agent
+ * permissions and each agent's availability, and hands a mention to the runtime, or tells the
+ * sender why not.
+ */
+export class MentionRouter {
+  constructor(
+    private readonly services: Services,
+    private readonly runtime: AgentRuntime,
+  ) {}
+
+  private get context() {
+    return this.services.context;
+  }
+
+  async route(posted: { row: MessageRow; author: UserRow; mentionId: string | undefined }): Promise<void> {
+    const { row, author } = posted;
+    const chat = await this.context.store.chats.findById(row.chat);
+    if (chat === undefined) return;
+    const authorIsAgent = isAgentType(author.type);
+    const usernames = extractMentions(this.services.messaging.decrypt(row));
+    const targets: Target[] = (await this.context.store.agents.findByUsernames(usernames))
+      .filter((agent) => agent.id !== author.id)
+      .map((agent) => ({ agent, reason: 'mention' as const }));
+    if (targets.length === 0 && !authorIsAgent) {
+      const autoRoute = await this.autoRouteTarget(chat, author);
+      if (autoRoute !== undefined) targets.push(autoRoute);
+    }
+    if (targets.length === 0) return;
+    const hop = authorIsAgent ? (await this.invocationHop(author, chat.id, posted.mentionId)) + 1 : 1;
+    for (const target of targets) await this.consider(target, { chat, row, author, hop });
+  }
+
+  private async autoRouteTarget(chat: ChatRow, author: UserRow): Promise<Target | undefined> {
+    const username = chat.auto_route_agent.trim().replace(/^@/, '').toLowerCase();
+    if (chat.auto_route_enabled !== 1 || username === '') return undefined;
+    const [agent] = await this.context.store.agents.findByUsernames([username]);
+    return agent === undefined || agent.id === author.id ? undefined : { agent, reason: 'auto_route' };
+  }
+
+  /** The hop of the invocation an agent's message answers: the mention it names, else its latest in the chat. */
+  private async invocationHop(agent: UserRow, chatId: string, mentionId: string | undefined): Promise<number> {
+    const store = this.context.store.agents;
+    if (mentionId !== undefined) {
+      const named = await store.findMention(mentionId);
+      if (named !== undefined && named.agent === agent.id && named.chat === chatId) return Number(named.hop);
+    }
+    const since = formatTimestamp(new Date(this.context.config.now().getTime() - agentLimits.invocationMs));
+    const latest = await store.latestInvocation(agent.id, chatId, since);
+    // An agent posting on its own (in its dev room, or a chat it belongs to) starts a chain like a person.
+    return latest === undefined ? 0 : Number(latest.hop);
+  }
+
+  private async consider(target: Target, message: { chat: ChatRow; row: MessageRow; author: UserRow; hop: number }): Promise<void> {
+    const { agent, reason } = target;
+    const { chat, row, author, hop } = message;
+    const authorIsAgent = isAgentType(author.type);
+    const tell = async (noticeReason: AgentNoticeReason, text: string) => {
+      // Notices are for people; an agent's refused mention is simply not routed.
+      if (!authorIsAgent) await this.runtime.notice(author, { chatId: chat.id, messageId: row.id, agentUsername: agent.username, reason: noticeReason, text });
+    };
+    if (hop > agentLimits.maxHops) return tell('hop_limit', agentNoticeTexts.hopLimit(agent.username));
+    if (authorIsAgent) {
+      const limits = this.context.rateLimits;
+      if (!(await limits.allow(`agent-hops:chat:${chat.id}`, agentHopsPerChat))) return undefined;
+    }
+    const inDevRoom = agent.dev_room_id === chat.id;
+    const permissions = parsePermissions(chat.agent_permissions);
+    const permitted = inDevRoom || (agent.type === 'confab-agent' ? permissions.confab_agents : permissions.developer_agents);
+    if (!permitted) {
+      return agent.type === 'confab-agent'
+        ? tell('confab_agents_off', agentNoticeTexts.confabAgentsOff)
+        : tell('developer_agents_off', agentNoticeTexts.developerAgentsOff);
+    }
+    if (agent.site_wide_available === 0 && !inDevRoom) return tell('not_available', agentNoticeTexts.notAvailable(agent.username));
+    const mention = await this.runtime.record(agent, { chatId: chat.id, messageId: row.id, reason, hop });
+    if ((await this.runtime.deliver(agent, mention)) === 'waiting') {
+      await tell('offline', agentNoticeTexts.offline(agent.username, this.context.config.agentQueueMinutes));
+    }
+    return undefined;
+  }
+}

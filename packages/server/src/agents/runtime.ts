@@ -1,0 +1,345 @@
+import type {
+  AgentNoticeFrame,
+  AgentNoticeReason,
+  AgentRef,
+  AgentStatusChangedFrame,
+  Mention,
+  MentionFrame,
+  StreamAbortedFrame,
+  StreamDeltaFrame,
+  StreamSnapshotFrame,
+  StreamStartedFrame,
+  WireMessage,
+} from '@confab/client/protocol';
+import { agentLimits, maxMessageLength } from '@confab/client/protocol';
+import { ConfabServerError } from '../errors';
+import { chatChannel, userChannel, type ChatFrameEvent, type UserFrameEvent } from '../realtime/channels';
+import { formatTimestamp, newRecordId } from '../store/ids';
+import type { AgentMentionRow, AgentStreamRow } from '../store/repositories/agents';
+import type { UserRow } from '../store/repositories/users';
+import type { Services } from '../services/index';
+import type { AgentPresence } from './presence';
+
+/**
+ * How an agent answers, whichever transport carries it: the SDK's `Reply` over a socket for a
+ * developer agent, this same shape in-process for a hosted one (transports/inProcess.ts).
+ */
+export interface AgentReplyChannel {
+  post(agent: UserRow, input: { chatId: string; content: string; clientId?: string; mentionId?: string }): Promise<WireMessage>;
+  startStream(agent: UserRow, input: { chatId: string; streamId: string; mentionId?: string }): Promise<void>;
+  appendStream(agent: UserRow, streamId: string, text: string): Promise<void>;
+  endStream(agent: UserRow, streamId: string): Promise<WireMessage | undefined>;
+  setStatus(agent: UserRow, chatId: string, text: string): Promise<void>;
+}
+
+/** A hosted agent's code, run in the server: the same contract as a developer agent's handler. */
+export type InProcessDelivery = (mention: Mention, agent: UserRow) => Promise<void>;
+
+const sweepIntervalMs = 5_000;
+
+export function agentRef(agent: Pick<UserRow, 'id' | 'username' | 'name'>): AgentRef {
+  return { id: agent.id, username: agent.username, name: agent.name === '' ? agent.username : agent.name };
+}
+
+/** A stream refusal names its stream, so the SDK can fail the right `end()`. */
+export class StreamError extends ConfabServerError {
+  constructor(
+    readonly frameCode: 'unknown_stream' | 'invalid_message' | 'not_invoked',
+    message: string,
+  ) {
+    super(frameCode === 'not_invoked' ? 'forbidden' : 'badRequest', message);
+  }
+}
+
+/**
+ * The agent runtime (ARCHITECTURE "Agents"): builds and delivers mentions, keeps the offline
+ * queue and the growing streams, and is the one reply channel both transports use. Mentions,
+ * grants and streams live in the database, so every instance sees the same state; frames travel
+ * on the bus to whichever instance holds the sockets.
+ */
+export class AgentRuntime implements AgentReplyChannel {
+  private readonly hosted = new Map<string, InProcessDelivery>();
+  /** Appends of one stream run one after another (frames of one socket arrive in order). */
+  private readonly streamQueues = new Map<string, Promise<unknown>>();
+  private readonly sweepTimer: NodeJS.Timeout;
+
+  constructor(
+    private readonly services: Services,
+    readonly presence: AgentPresence,
+  ) {
+    this.sweepTimer = setInterval(() => void this.sweep(), sweepIntervalMs);
+    this.sweepTimer.unref();
+  }
+
+  private get context() {
+    return this.services.context;
+  }
+
+  private now(): string {
+    return formatTimestamp(this.context.config.now());
+  }
+
+  private queueMs(): number {
+    return this.context.config.agentQueueMinutes * 60 * 1000;
+  }
+
+  /** Registers the in-process transport of a hosted agent (by username). */
+  registerHosted(username: string, deliver: InProcessDelivery): void {
+    this.hosted.set(username.toLowerCase(), deliver);
+  }
+
+  // ---- mentions ----
+
+  /** Stores a mention (references only) for the agent; it waits until acknowledged or expired. */
+  async record(agent: UserRow, input: { chatId: string; messageId: string; reason: Mention['reason']; hop: number }): Promise<AgentMentionRow> {
+    const now = this.context.config.now();
+    const row: AgentMentionRow = {
+      id: newRecordId(),
+      agent: agent.id,
+      chat: input.chatId,
+      message: input.messageId,
+      reason: input.reason,
+      hop: input.hop,
+      created: formatTimestamp(now),
+      expires: formatTimestamp(new Date(now.getTime() + Math.max(this.queueMs(), agentLimits.invocationMs))),
+      acked_at: null,
+    };
+    await this.context.store.agents.insertMention(row);
+    return row;
+  }
+
+  /** The mention as the agent's handler receives it: the message in plaintext, the chat, the author, the recent context. */
+  async build(row: AgentMentionRow): Promise<Mention | undefined> {
+    const store = this.context.store;
+    const [message, chat] = await Promise.all([store.messages.findById(row.message), store.chats.findById(row.chat)]);
+    if (message === undefined || chat === undefined) return undefined;
+    const author = await store.users.findById(message.author);
+    const context = await store.messages.listBeforeSeq(chat.id, Number(message.seq), agentLimits.contextMessages);
+    const messaging = this.services.messaging;
+    return {
+      mention_id: row.id,
+      reason: row.reason === 'auto_route' ? 'auto_route' : 'mention',
+      message_id: message.id,
+      chat_id: chat.id,
+      chat_name: chat.name,
+      content: messaging.decrypt(message),
+      author_id: message.author,
+      author_name: author === undefined ? '' : author.name === '' ? author.username : author.name,
+      author_username: author?.username ?? '',
+      author_is_agent: author !== undefined && author.type !== 'user',
+      created_at: message.created,
+      context: context.map((stored) => messaging.toWire(stored, { name: stored.author_name, username: stored.author_username, type: stored.author_type })),
+      hop: Number(row.hop),
+    };
+  }
+
+  /**
+   * Hands a stored mention to its agent: in-process for a hosted agent with a handler; over the
+   * bus to the sockets of a developer agent that is online anywhere. 'waiting' means it stays
+   * queued until the agent connects (or the queue window ends).
+   */
+  async deliver(agent: UserRow, row: AgentMentionRow): Promise<'delivered' | 'waiting'> {
+    const inProcess = this.hosted.get(agent.username.toLowerCase());
+    if (inProcess !== undefined) {
+      const mention = await this.build(row);
+      if (mention === undefined) return 'delivered';
+      await this.context.store.agents.ackMention(row.id, agent.id, this.now());
+      inProcess(mention, agent).catch((error: unknown) => this.context.logger.error({ error: String(error), agent: agent.username }, 'hosted agent failed'));
+      return 'delivered';
+    }
+    if (agent.type !== 'developer-agent' || !(await this.presence.isOnline(agent.id))) return 'waiting';
+    const mention = await this.build(row);
+    if (mention !== undefined) await this.toUser(agent.id, { type: 'mention', mention } satisfies MentionFrame);
+    return 'delivered';
+  }
+
+  /** Frames of every unacknowledged, unexpired mention of the agent, oldest first (sent on connect). */
+  async pendingFrames(agentId: string): Promise<string[]> {
+    const rows = await this.context.store.agents.pendingMentions(agentId, this.now(), 200);
+    const frames: string[] = [];
+    for (const row of rows) {
+      const mention = await this.build(row);
+      if (mention !== undefined) frames.push(JSON.stringify({ type: 'mention', mention } satisfies MentionFrame));
+    }
+    return frames;
+  }
+
+  async acknowledge(agent: UserRow, mentionId: string): Promise<void> {
+    await this.context.store.agents.ackMention(mentionId, agent.id, this.now());
+  }
+
+  /** A notice only the sender sees (their sockets, every instance). */
+  async notice(sender: UserRow, input: { chatId: string; messageId: string; agentUsername: string; reason: AgentNoticeReason; text: string }): Promise<void> {
+    const frame: AgentNoticeFrame = {
+      type: 'agent_notice',
+      chat_id: input.chatId,
+      message_id: input.messageId,
+      agent_username: input.agentUsername,
+      reason: input.reason,
+      text: input.text,
+    };
+    await this.toUser(sender.id, frame);
+  }
+
+  // ---- replies (the reply channel of both transports) ----
+
+  async post(agent: UserRow, input: { chatId: string; content: string; clientId?: string; mentionId?: string }): Promise<WireMessage> {
+    const posted = await this.services.messaging.post(agent, { chatId: input.chatId, content: input.content, clientId: input.clientId, mentionId: input.mentionId });
+    await this.clearStatus(agent, input.chatId);
+    return this.services.messaging.toWire(posted.row, agent);
+  }
+
+  async startStream(agent: UserRow, input: { chatId: string; streamId: string; mentionId?: string }): Promise<void> {
+    const streamId = input.streamId.trim();
+    if (streamId === '' || streamId.length > agentLimits.streamIdMaxLength) {
+      throw new StreamError('invalid_message', `stream_id must be 1 to ${agentLimits.streamIdMaxLength} characters`);
+    }
+    await this.mayAct(agent, input.chatId);
+    const now = this.now();
+    if ((await this.context.store.agents.findStream(agent.id, streamId)) !== undefined) {
+      throw new StreamError('invalid_message', `stream ${streamId} is already open`);
+    }
+    await this.context.store.agents.insertStream({
+      id: newRecordId(),
+      stream_key: streamId,
+      agent: agent.id,
+      chat: input.chatId,
+      mention: input.mentionId ?? null,
+      text_encrypted: this.context.messageCipher.encrypt(''),
+      length: 0,
+      started: now,
+      updated: now,
+    });
+    const frame: StreamStartedFrame = { type: 'stream_started', chat_id: input.chatId, stream_id: streamId, agent: agentRef(agent), started_at: now };
+    await this.toChat(input.chatId, frame);
+  }
+
+  appendStream(agent: UserRow, streamId: string, text: string): Promise<void> {
+    return this.serialised(agent.id, streamId, async () => {
+      const stream = await this.openStream(agent, streamId);
+      if (text === '') return;
+      const before = this.context.messageCipher.decrypt(stream.text_encrypted);
+      const after = before + text;
+      if (after.length > maxMessageLength) {
+        throw new StreamError('invalid_message', `a reply is limited to ${maxMessageLength} characters; end the stream and start another`);
+      }
+      await this.context.store.agents.updateStream(stream.id, this.context.messageCipher.encrypt(after), after.length, this.now());
+      const frame: StreamDeltaFrame = { type: 'stream_delta', chat_id: stream.chat, stream_id: streamId, offset: before.length, text };
+      await this.toChat(stream.chat, frame);
+    });
+  }
+
+  endStream(agent: UserRow, streamId: string): Promise<WireMessage | undefined> {
+    return this.serialised(agent.id, streamId, async () => this.finish(agent, await this.openStream(agent, streamId)));
+  }
+
+  async setStatus(agent: UserRow, chatId: string, text: string): Promise<void> {
+    await this.mayAct(agent, chatId);
+    const frame: AgentStatusChangedFrame = { type: 'agent_status', chat_id: chatId, agent: agentRef(agent), text: text.slice(0, agentLimits.statusMaxLength) };
+    await this.toChat(chatId, frame);
+  }
+
+  /** Every reply still growing in the chat, as snapshots for a socket that just joined. */
+  async snapshots(chatId: string): Promise<string[]> {
+    const streams = await this.context.store.agents.openStreams(chatId);
+    const frames: string[] = [];
+    for (const stream of streams) {
+      const agent = await this.context.store.users.findById(stream.agent);
+      if (agent === undefined) continue;
+      const frame: StreamSnapshotFrame = {
+        type: 'stream_snapshot',
+        chat_id: chatId,
+        stream_id: stream.stream_key,
+        agent: agentRef(agent),
+        started_at: stream.started,
+        text: this.context.messageCipher.decrypt(stream.text_encrypted),
+      };
+      frames.push(JSON.stringify(frame));
+    }
+    return frames;
+  }
+
+  private async openStream(agent: UserRow, streamId: string): Promise<AgentStreamRow> {
+    const stream = await this.context.store.agents.findStream(agent.id, streamId);
+    if (stream === undefined) throw new StreamError('unknown_stream', `no open stream ${streamId.slice(0, 100)}: start it with stream_start`);
+    return stream;
+  }
+
+  /** Stores what the stream holds as the reply (or nothing, if empty); the one caller that claims it wins. */
+  private async finish(agent: UserRow, stream: AgentStreamRow): Promise<WireMessage | undefined> {
+    if (!(await this.context.store.agents.claimStream(stream.id))) return undefined;
+    const text = this.context.messageCipher.decrypt(stream.text_encrypted);
+    await this.clearStatus(agent, stream.chat);
+    if (text.trim() === '') {
+      await this.toChat(stream.chat, { type: 'stream_aborted', chat_id: stream.chat, stream_id: stream.stream_key } satisfies StreamAbortedFrame);
+      return undefined;
+    }
+    const posted = await this.services.messaging.post(agent, {
+      chatId: stream.chat,
+      content: text,
+      clientId: `stream:${stream.stream_key}`.slice(0, 100),
+      mentionId: stream.mention ?? undefined,
+      streamId: stream.stream_key,
+      // Checked when the stream began: a long reply may end after its invocation's 10 minutes.
+      grantChecked: true,
+    });
+    return this.services.messaging.toWire(posted.row, agent);
+  }
+
+  /** Closes streams whose agent went quiet for 60 s with what they hold (on whichever instance gets there first). */
+  async sweep(): Promise<void> {
+    try {
+      const before = formatTimestamp(new Date(this.context.config.now().getTime() - agentLimits.streamIdleMs));
+      for (const stream of await this.context.store.agents.idleStreams(before, 50)) {
+        const agent = await this.context.store.users.findById(stream.agent);
+        if (agent !== undefined) await this.serialised(agent.id, stream.stream_key, () => this.finish(agent, stream));
+      }
+    } catch (error) {
+      this.context.logger.error({ error: String(error) }, 'stream sweep failed');
+    }
+  }
+
+  private async clearStatus(agent: UserRow, chatId: string): Promise<void> {
+    const frame: AgentStatusChangedFrame = { type: 'agent_status', chat_id: chatId, agent: agentRef(agent), text: '' };
+    await this.toChat(chatId, frame);
+  }
+
+  private async mayAct(agent: UserRow, chatId: string): Promise<void> {
+    try {
+      await this.services.messaging.requireMayPost(agent, chatId);
+    } catch (error) {
+      if (error instanceof ConfabServerError) throw new StreamError('not_invoked', error.message);
+      throw error;
+    }
+  }
+
+  private serialised<Result>(agentId: string, streamId: string, work: () => Promise<Result>): Promise<Result> {
+    const key = `${agentId}:${streamId}`;
+    const previous = this.streamQueues.get(key) ?? Promise.resolve();
+    const run = previous.then(work);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.streamQueues.set(key, tail);
+    void tail.then(() => {
+      if (this.streamQueues.get(key) === tail) this.streamQueues.delete(key);
+    });
+    return run;
+  }
+
+  private async toChat(chatId: string, frame: object): Promise<void> {
+    const event: ChatFrameEvent = { kind: 'chat_frame', chat_id: chatId, frame: JSON.stringify(frame) };
+    await this.context.bus.publish(chatChannel(chatId), event);
+  }
+
+  async toUser(userId: string, frame: object): Promise<void> {
+    const event: UserFrameEvent = { kind: 'frame', frame: JSON.stringify(frame) };
+    await this.context.bus.publish(userChannel(userId), event);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweepTimer);
+    await this.presence.close();
+  }
+}

@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import type { Mention, WireMessage } from '@confab/client/protocol';
+import type { UserRow } from '../../store/repositories/users';
+import type { AgentReplyChannel } from '../runtime';
+
+/** What a hosted agent's handler answers with: the same shape as the SDK's `Reply`. */
+export interface InProcessReply {
+  send(content: string): Promise<WireMessage>;
+  stream(): InProcessReplyStream;
+  status(text: string): void;
+}
+
+export interface InProcessReplyStream {
+  readonly id: string;
+  write(text: string): void;
+  end(): Promise<WireMessage | undefined>;
+}
+
+/** A hosted agent's code: `async (mention, reply) => …`, the contract every agent shares. */
+export type HostedAgentHandler = (mention: Mention, reply: InProcessReply) => Promise<void> | void;
+
+/**
+ * The in-process transport: a hosted agent's handler gets the mention and a reply bound to it,
+ * whose calls go straight to the runtime's reply channel, the one the socket transport uses for
+ * developer agents. Writes of a stream are applied in order; `end` waits for them.
+ */
+export function inProcessReply(channel: AgentReplyChannel, agent: UserRow, mention: Mention, onError: (error: unknown) => void): InProcessReply {
+  const chatId = mention.chat_id;
+  const mentionId = mention.mention_id;
+  return {
+    send: (content) => channel.post(agent, { chatId, content, mentionId }),
+    status(text) {
+      channel.setStatus(agent, chatId, text).catch(onError);
+    },
+    stream() {
+      const id = `hosted-${randomBytes(8).toString('hex')}`;
+      let pending: Promise<void> = channel.startStream(agent, { chatId, streamId: id, mentionId });
+      return {
+        id,
+        write(text) {
+          pending = pending.then(() => channel.appendStream(agent, id, text));
+          pending.catch(onError);
+        },
+        async end() {
+          await pending;
+          return channel.endStream(agent, id);
+        },
+      };
+    },
+  };
+}
