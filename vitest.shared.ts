@@ -9,6 +9,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 export const workspaceAliases = [
   { find: /^@confab\/client\/protocol$/, replacement: `${root}packages/client/src/protocol/index.ts` },
   { find: /^@confab\/client\/rules$/, replacement: `${root}packages/client/src/rules/index.ts` },
+  { find: /^@confab\/client\/agent$/, replacement: `${root}packages/client/src/agent/index.ts` },
   { find: /^@confab\/client$/, replacement: `${root}packages/client/src/index.ts` },
   { find: /^@confab\/chat-ui$/, replacement: `${root}packages/chat-ui/src/index.ts` },
   { find: /^@confab\/server$/, replacement: `${root}packages/server/src/index.ts` },

@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', 'protocol/index': 'src/protocol/index.ts', 'rules/index': 'src/rules/index.ts' },
+  entry: { index: 'src/index.ts', 'protocol/index': 'src/protocol/index.ts', 'rules/index': 'src/rules/index.ts', 'agent/index': 'src/agent/index.ts' },
   format: ['esm'],
   dts: true,
   clean: true,

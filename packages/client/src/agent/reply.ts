@@ -1,0 +1,103 @@
+import { agentLimits, maxMessageLength } from '../protocol';
+import type { AgentStatusFrame, Mention, SendMessageFrame, StreamStartFrame, WireMessage } from '../protocol';
+import { AgentError, agentErrorCodes } from './errors';
+import type { Reply, ReplyStream } from './types';
+
+/**
+ * Where a Reply's frames go: the live socket (liveChannel.ts) or simulateMention's recorder.
+ * The checks every reply gets (empty, too long, written after end) live in createReply, so a
+ * simulated handler meets the same ones.
+ */
+export interface ReplyChannel {
+  /** Resolves with the stored message (new_message echoing client_id). */
+  send(frame: SendMessageFrame & { client_id: string }): Promise<WireMessage>;
+  startStream(frame: StreamStartFrame): void;
+  appendStream(streamId: string, text: string): void;
+  /**
+   * Sends stream_end. With text written, resolves with the stored message (new_message with this
+   * stream_id); an empty stream stores nothing, so it resolves with null at once.
+   */
+  endStream(streamId: string, empty: boolean): Promise<WireMessage | null>;
+  status(frame: AgentStatusFrame): void;
+}
+
+/** Called with each reply the server stored (for the 'reply' event). */
+export type OnReplyStored = (message: WireMessage, streamed: boolean) => void;
+
+/** The Reply a handler receives for one mention. */
+export function createReply(mention: Mention, channel: ReplyChannel, onStored: OnReplyStored = () => {}): Reply {
+  const chatId = mention.chat_id;
+  const mentionId = mention.mention_id;
+  return {
+    send(content) {
+      return handled(sendWhole(String(content)));
+    },
+    stream() {
+      return openStream(chatId, mentionId, channel, onStored);
+    },
+    status(text) {
+      channel.status({ type: 'agent_status', chat_id: chatId, text: String(text).slice(0, agentLimits.statusMaxLength) });
+    },
+  };
+
+  async function sendWhole(content: string): Promise<WireMessage> {
+    checkLength(content);
+    const message = await channel.send({ type: 'send_message', chat_id: chatId, content, client_id: randomId('reply'), mention_id: mentionId });
+    onStored(message, false);
+    return message;
+  }
+}
+
+function openStream(chatId: string, mentionId: string, channel: ReplyChannel, onStored: OnReplyStored): ReplyStream {
+  const id = randomId('stream');
+  let written = '';
+  let ending: Promise<WireMessage> | null = null;
+  channel.startStream({ type: 'stream_start', chat_id: chatId, stream_id: id, mention_id: mentionId });
+  return {
+    id,
+    write(text) {
+      if (ending !== null) throw new AgentError(agentErrorCodes.invalidReply, 'This stream has ended: write() after end() is not sent.');
+      const piece = String(text);
+      if (piece === '') return;
+      if (written.length + piece.length > maxMessageLength) {
+        throw new AgentError(agentErrorCodes.invalidReply, `A reply is at most ${maxMessageLength} characters: this write would make it ${written.length + piece.length}.`);
+      }
+      written += piece;
+      channel.appendStream(id, piece);
+    },
+    end() {
+      ending ??= handled(finish());
+      return ending;
+    },
+  };
+
+  async function finish(): Promise<WireMessage> {
+    const message = await channel.endStream(id, written.trim() === '');
+    if (message === null) throw new AgentError(agentErrorCodes.invalidReply, 'The stream ended with no text: nothing was stored.');
+    onStored(message, true);
+    return message;
+  }
+}
+
+/**
+ * A reply a handler forgets to await must not crash the agent's process with an unhandled
+ * rejection: the promise is returned as is (awaiting it still throws), only marked as handled.
+ */
+function handled<Value>(promise: Promise<Value>): Promise<Value> {
+  promise.catch(() => {});
+  return promise;
+}
+
+function checkLength(text: string): void {
+  const length = text.trim().length;
+  if (length === 0) throw new AgentError(agentErrorCodes.invalidReply, 'A reply cannot be empty.');
+  if (length > maxMessageLength) {
+    throw new AgentError(agentErrorCodes.invalidReply, `A reply is at most ${maxMessageLength} characters (this one has ${length}).`);
+  }
+}
+
+/** A random id (client_id, stream_id): getRandomValues works in every browser context and Node ≥ 19. */
+export function randomId(prefix: string): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(12));
+  return `${prefix}_${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}

@@ -1,0 +1,124 @@
+import type { AgentIdentity, Mention, WireMessage } from '../protocol';
+import type { AgentError } from './errors';
+
+/** How a handler answers the mention it was given: in the mention's chat, naming the mention. */
+export interface Reply {
+  /**
+   * Posts a whole reply (send_message with a fresh client_id); resolves with the stored message
+   * once the server echoes it. Rejects with an AgentError: the server's refusal (`not_invoked`,
+   * `invalid_message`, `rate_limited`), `invalid_reply` (empty or over 10,000 characters) or
+   * `timeout`. Sent while the connection is down, it goes out on reconnect (the server stores
+   * one message per client_id). Await it: a failure nobody awaits is not reported (and does not
+   * crash the process).
+   */
+  send(content: string): Promise<WireMessage>;
+  /** Opens a reply that grows as it is written (stream_start with a random stream_id). */
+  stream(): ReplyStream;
+  /** A status line under the chat ('searching…'); '' clears it. Longer than 200 characters is cut. */
+  status(text: string): void;
+}
+
+export interface ReplyStream {
+  /** The stream_id the server and people's clients know this reply by. */
+  readonly id: string;
+  /** Appends text (stream_append); empty text is ignored. Throws after end(). */
+  write(text: string): void;
+  /**
+   * Finishes the reply (stream_end); resolves with the stored message (new_message with this
+   * stream_id). Rejects when nothing was written (nothing is stored), on the server's refusal,
+   * when the connection dropped mid-stream (`disconnected`) or on `timeout`.
+   */
+  end(): Promise<WireMessage>;
+}
+
+/** An agent's code: called once per mention, possibly concurrently for different mentions. */
+export type MentionHandler = (mention: Mention, reply: Reply) => void | Promise<void>;
+
+/** Where the SDK reports failures it cannot throw to anyone (a handler's error, a refused key). */
+export interface AgentLogger {
+  error(message: string, ...details: unknown[]): void;
+}
+
+/**
+ * The part of a WebSocket the SDK uses; both the browser's (and Node 22+'s global) WebSocket and
+ * the `ws` package's fit. The SDK reads `data` of message events and `code`/`reason` of close events.
+ */
+export interface AgentWebSocket {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: never) => void) | null;
+  onmessage: ((event: never) => void) | null;
+  onclose: ((event: never) => void) | null;
+  onerror: ((event: never) => void) | null;
+}
+
+export type AgentWebSocketConstructor = new (url: string) => AgentWebSocket;
+
+export interface ReconnectOptions {
+  /** Delay before the first retry; each further retry doubles it. Default 1 000. */
+  initialDelayMs?: number;
+  /** Cap of the doubling; an agent keeps retrying at this pace forever. Default 30 000. */
+  maxDelayMs?: number;
+}
+
+export interface ConnectAgentOptions {
+  /** The server's base URL, e.g. `http://localhost:8090`; the socket is ws(s)://host/api/ws. */
+  url: string;
+  /** The agent's API key (`cfk_…`), shown once when the agent was created or its key rotated. */
+  apiKey: string;
+  /** The WebSocket constructor. Default: globalThis.WebSocket (browsers, Node 22+); in Node 20 pass `ws`. */
+  WebSocket?: AgentWebSocketConstructor;
+  /** Default: console. */
+  logger?: AgentLogger;
+  /** Retry after a dropped connection (default true: 1 s doubling to 30 s, then every 30 s forever). */
+  reconnect?: boolean | ReconnectOptions;
+  /** Heartbeat period once connected. Default 30 000. */
+  pingIntervalMs?: number;
+  /** A ping unanswered this long marks the connection dead. Default 10 000. */
+  pongTimeoutMs?: number;
+  /** From the start of an attempt until authSuccess. Default 15 000. */
+  connectTimeoutMs?: number;
+  /** How long reply.send and stream.end wait for the server's confirmation. Default 10 000. */
+  replyTimeoutMs?: number;
+}
+
+/**
+ * `connecting` until authSuccess (and while waiting to retry), `connected`, `closed` for good
+ * (close() or a refused key).
+ */
+export type AgentConnectionStatus = 'connecting' | 'connected' | 'closed';
+
+/** Events of `agent.on`, for log lines: none is needed to run an agent. */
+export interface AgentEventMap {
+  status: { status: AgentConnectionStatus };
+  /** authSuccess, on the first connection and every reconnect. */
+  connected: { identity: AgentIdentity };
+  /** The socket closed; `retryInMs` is null when the SDK will not retry. */
+  disconnected: { code: number | null; retryInMs: number | null };
+  /** A new mention, just before its handler runs (repeats are not reported). */
+  mention: { mention: Mention };
+  /** A reply (whole or streamed) the server stored. */
+  reply: { mention: Mention; message: WireMessage; streamed: boolean };
+  /** A handler failed, a key was refused, a frame was unreadable: also given to logger.error. */
+  error: { error: AgentError; mention?: Mention };
+}
+
+export type AgentEventType = keyof AgentEventMap;
+
+/** What connectAgent returns. */
+export interface AgentConnection {
+  /**
+   * Resolves with who the agent is after the first authSuccess (while the server is away it waits
+   * through the retries); rejects when the key is refused, on close() before that, or when the
+   * connection fails with `reconnect: false`.
+   */
+  readonly ready: Promise<AgentIdentity>;
+  readonly status: AgentConnectionStatus;
+  /** Sets the handler of every mention (a second call replaces it). Mentions that arrived before wait for it. */
+  onMention(handler: MentionHandler): void;
+  /** Subscribes to an event; returns the unsubscribe function. */
+  on<Type extends AgentEventType>(type: Type, listener: (event: AgentEventMap[Type]) => void): () => void;
+  /** Closes for good and clears every timer; waiting replies reject with `closed`. Resolves once the socket is closed. */
+  close(): Promise<void>;
+}
