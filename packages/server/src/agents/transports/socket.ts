@@ -1,4 +1,4 @@
-import type { AgentClientFrame, AgentPresenceFrame } from '@confab/client/protocol';
+import type { AgentClientFrame, AgentPresenceFrame, NewMessageFrame } from '@confab/client/protocol';
 import { ConfabServerError } from '../../errors';
 import { errorFrame } from '../../realtime/protocol';
 import type { Services } from '../../services/index';
@@ -8,6 +8,8 @@ import { StreamError, type AgentRuntime } from '../runtime';
 /** What the socket transport needs of a connection: who it is and a way to answer. */
 export interface AgentConnection {
   agentId: string | undefined;
+  /** Chats the socket joined (their messages reach it through the room). */
+  joined: ReadonlyMap<string, number> | undefined;
   send(data: string): void;
 }
 
@@ -74,7 +76,7 @@ export class AgentSocketTransport {
     if (agent === undefined) {
       return connection.send(errorFrame('not_allowed', `${frame.type} is for agents: authenticate with authenticate_with_api_key`, frame.type));
     }
-    const ref = 'stream_id' in frame ? frame.stream_id : 'mention_id' in frame ? frame.mention_id : frame.type;
+    const ref = frame.type === 'agent_status' ? frame.chat_id : 'stream_id' in frame ? frame.stream_id : frame.mention_id;
     try {
       switch (frame.type) {
         case 'mention_ack':
@@ -83,9 +85,15 @@ export class AgentSocketTransport {
           return await this.runtime.startStream(agent, { chatId: frame.chat_id, streamId: frame.stream_id, ...(frame.mention_id === undefined ? {} : { mentionId: frame.mention_id }) });
         case 'stream_append':
           return await this.runtime.appendStream(agent, frame.stream_id, frame.text);
-        case 'stream_end':
-          await this.runtime.endStream(agent, frame.stream_id);
+        case 'stream_end': {
+          const message = await this.runtime.endStream(agent, frame.stream_id);
+          // Like send_message: a socket not joined to the chat still learns its reply was stored.
+          if (message !== undefined && connection.joined?.has(message.chat_id) !== true) {
+            const stored: NewMessageFrame = { type: 'new_message', message, stream_id: frame.stream_id };
+            connection.send(JSON.stringify(stored));
+          }
           return undefined;
+        }
         case 'agent_status':
           return await this.runtime.setStatus(agent, frame.chat_id, frame.text);
       }
