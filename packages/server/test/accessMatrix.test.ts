@@ -498,6 +498,97 @@ const cases: Case[] = [
       };
     },
   },
+  // ---- agents (issue 9): owners manage their developer agents, server admins hosted ones ----
+  { route: 'GET agents/mine', expected: { ...all(200), guest: 401 }, call: async (world, role) => call(world, role, 'GET', '/api/agents/mine') },
+  { route: 'GET agents/search', expected: { ...all(200), guest: 401 }, call: async (world, role) => call(world, role, 'GET', '/api/agents/search?q=a') },
+  {
+    route: 'GET agents/search in {chat}',
+    expected: { guest: 401, participant: 200, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => call(world, role, 'GET', `/api/agents/search?q=a&chat_id=${world.chatId}`),
+  },
+  {
+    route: 'POST agents (create)',
+    expected: { ...all(200), guest: 401 },
+    call: async (world, role) => {
+      const before = Number(await singleValue(world, "select count(*) from users where type = 'developer-agent'", []));
+      const response = await call(world, role, 'POST', '/api/agents', { name: `Matrix ${role}` });
+      return {
+        status: response.status,
+        verify: async () => {
+          const after = Number(await singleValue(world, "select count(*) from users where type = 'developer-agent'", []));
+          expect(after - before).toBe(response.status === 200 ? 1 : 0);
+        },
+      };
+    },
+  },
+  ...(['PATCH', 'rotate-key', 'DELETE'] as const).map((action): Case => ({
+    route: `${action} agents/{participant's agent}`,
+    expected: { guest: 401, participant: action === 'DELETE' ? 204 : 200, chatAdmin: 404, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const created = await call(world, 'participant', 'POST', '/api/agents', { name: `Owned for ${action} ${role}` });
+      const agentId = (created.body as { agent: { id: string } }).agent.id;
+      const before = await world.testServer.probe.rows('select description, api_key_hash from users where id = $1', [agentId]);
+      const response =
+        action === 'PATCH'
+          ? await call(world, role, 'PATCH', `/api/agents/${agentId}`, { description: `changed by ${role}` })
+          : action === 'rotate-key'
+            ? await call(world, role, 'POST', `/api/agents/${agentId}/rotate-key`)
+            : await call(world, role, 'DELETE', `/api/agents/${agentId}`);
+      return {
+        status: response.status,
+        verify: async () => {
+          const after = await world.testServer.probe.rows('select description, api_key_hash from users where id = $1', [agentId]);
+          if (response.status >= 400) expect(after).toEqual(before);
+          else if (action === 'DELETE') expect(after).toEqual([]);
+          else expect(after).not.toEqual(before);
+        },
+      };
+    },
+  })),
+  { route: 'GET admin/confab-agents', expected: { guest: 401, participant: 403, chatAdmin: 403, outsider: 403, serverAdmin: 200 }, call: async (world, role) => call(world, role, 'GET', '/api/admin/confab-agents') },
+  {
+    route: 'POST admin/confab-agents',
+    expected: { guest: 401, participant: 403, chatAdmin: 403, outsider: 403, serverAdmin: 200 },
+    call: async (world, role) => {
+      const before = Number(await singleValue(world, "select count(*) from users where type = 'confab-agent'", []));
+      const response = await call(world, role, 'POST', '/api/admin/confab-agents', { name: `Hosted ${role}`, type: 'confab-agent' });
+      return {
+        status: response.status,
+        verify: async () => {
+          const after = Number(await singleValue(world, "select count(*) from users where type = 'confab-agent'", []));
+          expect(after - before).toBe(response.status === 200 ? 1 : 0);
+        },
+      };
+    },
+  },
+  {
+    route: 'DELETE admin/confab-agents/{fresh}',
+    expected: { guest: 401, participant: 403, chatAdmin: 403, outsider: 403, serverAdmin: 204 },
+    call: async (world, role) => {
+      const created = await call(world, 'serverAdmin', 'POST', '/api/admin/confab-agents', { name: `Doomed ${role}` });
+      const agentId = (created.body as { agent: { id: string } }).agent.id;
+      const response = await call(world, role, 'DELETE', `/api/admin/confab-agents/${agentId}`);
+      return {
+        status: response.status,
+        verify: async () => {
+          const count = Number(await singleValue(world, 'select count(*) from users where id = $1', [agentId]));
+          expect(count).toBe(response.status === 204 ? 0 : 1);
+        },
+      };
+    },
+  },
+  {
+    route: 'POST agent/messages with a person’s token',
+    expected: all(401),
+    call: async (world, role) => {
+      const before = Number(await singleValue(world, 'select count(*) from messages where chat = $1', [world.chatId]));
+      const response = await call(world, role, 'POST', '/api/agent/messages', { chat_id: world.chatId, content: `as ${role}` });
+      return {
+        status: response.status,
+        verify: async () => expect(Number(await singleValue(world, 'select count(*) from messages where chat = $1', [world.chatId]))).toBe(before),
+      };
+    },
+  },
 ];
 
 describe.each(variants)('access matrix ($name)', (variant) => {

@@ -8,7 +8,9 @@ import { startServer, type ConfabServer } from '../src/index';
 import { databaseVariants } from './support/databases';
 import { createChat, postMessage, registerUser, type RegisteredUser } from './support/fixtures';
 import { redisAvailable, redisUrl } from './support/redis';
-import { authenticatedSocket, type TestSocket, type WireMessage } from './support/wsClient';
+import { authenticatedSocket, TestSocket, type WireMessage } from './support/wsClient';
+import { rawRequest } from './support/http';
+import type { AgentKeyAnswer, Mention } from '@confab/client/protocol';
 
 /**
  * Two confab-server instances on one PostgreSQL (a fresh schema) and one Redis, as behind a load
@@ -96,5 +98,35 @@ describe.runIf(runnable)('two instances on one PostgreSQL and one Redis', () => 
     expect(await bobOnB.collect((frame) => frame.type === 'new_message', 300)).toEqual([]);
     await bob.pb.collection('users').update(bob.record.id, { oldPassword: bob.password, password: 'rotated password', passwordConfirm: 'rotated password' });
     expect((await bobOnB.closed).code).toBe(4001);
+  });
+
+  it('routes a mention stored on A to an agent connected to B, whose streamed reply reaches A’s people; a key rotated on A cuts B', async () => {
+    const ann = await register(instanceA);
+    const dev = await register(instanceA);
+    const chat = await createChat(ann, { name: 'Across instances' });
+    await ann.pb.collection('chats').update(chat.id, { agent_permissions: { confab_agents: true, developer_agents: true } });
+    const created = (await rawRequest(instanceA.url, 'POST', '/api/agents', { token: dev.pb.authStore.token, body: { name: 'Far Agent' } })).body as AgentKeyAnswer;
+    const agentOnB = await TestSocket.open(instanceB.url);
+    sockets.push(agentOnB);
+    agentOnB.send({ type: 'authenticate_with_api_key', api_key: created.api_key });
+    expect((await agentOnB.nextOfType('authSuccess'))['agent']).toMatchObject({ id: created.agent.id });
+    const annOnA = await socketOn(instanceA, ann);
+    await annOnA.join(chat.id);
+    // Presence is shared: A knows the agent is online on B, so no offline notice.
+    await postMessage(ann, chat.id, `@${created.agent.username} hello from A`);
+    const { mention } = (await agentOnB.nextOfType('mention')) as unknown as { mention: Mention };
+    expect(mention).toMatchObject({ chat_id: chat.id, content: `@${created.agent.username} hello from A` });
+    agentOnB.send({ type: 'mention_ack', mention_id: mention.mention_id });
+    agentOnB.send({ type: 'stream_start', chat_id: chat.id, stream_id: 'far', mention_id: mention.mention_id });
+    agentOnB.send({ type: 'stream_append', stream_id: 'far', text: 'answered ' });
+    agentOnB.send({ type: 'stream_append', stream_id: 'far', text: 'from B' });
+    agentOnB.send({ type: 'stream_end', stream_id: 'far' });
+    expect(await annOnA.nextOfType('stream_started', 5000)).toMatchObject({ stream_id: 'far' });
+    const final = await annOnA.next((frame) => frame.type === 'new_message' && frame['stream_id'] === 'far', 5000);
+    expect(final['message']).toMatchObject({ content: 'answered from B', author_id: created.agent.id, is_agent: true });
+    expect(await annOnA.collect((frame) => frame.type === 'agent_notice', 200)).toEqual([]);
+    const rotated = await rawRequest(instanceA.url, 'POST', `/api/agents/${created.agent.id}/rotate-key`, { token: dev.pb.authStore.token });
+    expect(rotated.status).toBe(200);
+    expect((await agentOnB.closed).code).toBe(4001);
   });
 });
