@@ -1,6 +1,11 @@
-/** Options a host router understands; chat-ui only ever asks for history replacement. */
+/** Options a host router understands: history replacement, and state carried to the next screen. */
 export interface NavigateOptions {
   replace?: boolean;
+  /**
+   * Navigation state for the target route (react-router's `location.state`), e.g.
+   * `{ preselectedAgent }` for /chat/new (spec §2) or `{ firstMessage }` for a new chat.
+   */
+  state?: unknown;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { ConfabClient, type ClientState, type UserRecord } from '@confab/client';
 import { createFakeBackend, fakeToken, type FakeBackend } from '../testing/fakeBackend';
+import { storyDeveloperAgents, storyHostedAgents } from './storyAgents';
 
 /** Credentials stories use; the fake backend knows this account. */
 export const storyUser = { username: 'alice', email: 'alice@example.com', name: 'Alice Liddell', password: 'wonderland' };
@@ -23,19 +24,21 @@ export interface StoryClientOptions {
   configure?: (backend: FakeBackend) => void;
   /** Extra client state to start from, e.g. `{ chats, sidebarOpen: true }`. */
   state?: Partial<ClientState>;
+  /** Alice is a server admin (Confab Agents Management). */
+  admin?: boolean;
 }
 
 /**
  * A real ConfabClient over the in-memory fake backend: stories need no server, yet every state
  * they show comes from the real client code path.
  */
-export function createStoryClient({ signedIn = false, pending = false, configure, state }: StoryClientOptions = {}): {
+export function createStoryClient({ signedIn = false, pending = false, configure, state, admin = false }: StoryClientOptions = {}): {
   client: ConfabClient;
   backend: FakeBackend;
 } {
   const backend = createFakeBackend({
     users: [
-      { ...storyUser, id: storyUserRecord.id },
+      { ...storyUser, id: storyUserRecord.id, is_admin: admin },
       { id: 'storyuser000002', username: 'bob', email: 'bob@example.com', name: 'Bob Builder', password: 'bob-password' },
       { id: 'storyuser000003', username: 'carol', email: 'carol@example.com', name: 'Carol', password: 'carol-password' },
       { id: 'agent0000000001', username: 'deep', email: 'deep@agents.example', name: 'Deep Research', password: 'x', type: 'confab-agent' },
@@ -48,6 +51,8 @@ export function createStoryClient({ signedIn = false, pending = false, configure
   }
   // Likewise pending invitations given as state, addressed to Alice.
   for (const invitation of state?.invitations ?? []) backend.addInvitation({ ...invitation, invitee: storyUserRecord.id });
+  // The hosted agents a server starts with, and Alice's own developer agents.
+  for (const agent of [...storyDeveloperAgents, ...storyHostedAgents]) backend.agents.push({ ...agent });
   backend.resetTokens.add('story-reset-token');
   if (pending) backend.hold();
   configure?.(backend);
@@ -57,8 +62,9 @@ export function createStoryClient({ signedIn = false, pending = false, configure
   client.store.setState({ initializing: false });
   if (signedIn) {
     // A session the fake server accepts, so record calls (chats, messages) work in stories.
-    client.pb.authStore.save(fakeToken(storyUserRecord.id, 24 * 3600), storyUserRecord as never);
-    client.store.setState({ user: storyUserRecord, isAuthenticated: true });
+    const user = admin ? { ...storyUserRecord, is_admin: true } : storyUserRecord;
+    client.pb.authStore.save(fakeToken(storyUserRecord.id, 24 * 3600), user as never);
+    client.store.setState({ user, isAuthenticated: true });
   }
   if (state) client.store.setState(state);
   return { client, backend };

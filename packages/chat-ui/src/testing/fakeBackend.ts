@@ -6,12 +6,14 @@
  * Not exported from the package: it knows only what the screens need, and none of the server's
  * rules (house style 19): those are tested on the real server.
  */
-import type { ChatFile } from '@confab/client';
+import type { AgentView, ChatFile } from '@confab/client';
+import { buildFakeAgent, createAgentRoutes, type FakeAgentInput } from './fakeAgents';
 import { buildFileRecord, createFileRoutes, type FakeFileInput } from './fakeFiles';
 import { callerId, errorResponse, json, nextRecordId, stamp } from './fakeHttp';
 import { buildFakeInvitation, createInvitationRoutes, type FakeInvitation, type FakeInvitationInput } from './fakeInvitations';
 
 export { errorResponse, json } from './fakeHttp';
+export type { FakeAgentInput } from './fakeAgents';
 export type { FakeFileInput } from './fakeFiles';
 export type { FakeInvitation, FakeInvitationInput } from './fakeInvitations';
 
@@ -23,6 +25,8 @@ export interface FakeUser {
   password: string;
   /** 'user' unless given; 'confab-agent' or 'developer-agent' for agents. */
   type?: string;
+  /** A server admin (the signed-in user record's is_admin). */
+  is_admin?: boolean;
 }
 
 export interface FakeChat {
@@ -76,6 +80,12 @@ export interface FakeBackend {
   invitations: FakeInvitation[];
   /** Adds a pending invitation for `invitee` and returns it. */
   addInvitation(input: FakeInvitationInput): FakeInvitation;
+  /** Agents the agent routes know (mine answers all of them; search those whose name, username or type contains the query). */
+  agents: AgentView[];
+  /** Adds an agent (a developer agent unless agent_type says otherwise) and returns it. */
+  addAgent(input: FakeAgentInput): AgentView;
+  /** Every API key handed out by create and rotate-key, newest last. */
+  agentKeys: string[];
   /** Reset tokens that confirm-password-reset accepts. */
   resetTokens: Set<string>;
   /** Every request seen, as 'METHOD /path' plus its JSON body (multipart: the fields, files as File). */
@@ -111,6 +121,7 @@ export function userRecord(user: FakeUser): Record<string, unknown> {
     email: user.email,
     name: user.name,
     type: user.type ?? 'user',
+    is_admin: user.is_admin === true,
     emailVisibility: false,
     verified: false,
     soft_registered: false,
@@ -132,6 +143,8 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
   const messages: FakeMessage[] = [];
   const files: ChatFile[] = [];
   const invitations: FakeInvitation[] = [];
+  const agents: AgentView[] = [];
+  const agentKeys: string[] = [];
   const deleteOutcomes = new Map<string, number>();
   const fileTokens: string[] = [];
   const resetTokens = new Set<string>();
@@ -186,6 +199,7 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
   const records = createRecordRoutes({ users, chats, messages });
   const fileRoutes = createFileRoutes({ users, chats, files, deleteOutcomes, fileTokens });
   const invitationRoutes = createInvitationRoutes({ chats, invitations });
+  const agentRoutes = createAgentRoutes({ agents, agentKeys });
 
   /** `form` is a multipart body, read as given: serialising it through Request would lose file names. */
   const handle = async (request: Request, form: FormData | null): Promise<Response> => {
@@ -202,7 +216,7 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
     requests.push({ route, body });
     const handler = overrides.get(route) ?? routes[route];
     if (handler) return handler(request, body);
-    const recordResponse = records(request, url, body) ?? fileRoutes(request, url, body) ?? invitationRoutes(request, url);
+    const recordResponse = records(request, url, body) ?? fileRoutes(request, url, body) ?? invitationRoutes(request, url) ?? agentRoutes(request, url, body);
     return recordResponse ?? errorResponse(404, "The requested resource wasn't found.");
   };
 
@@ -263,6 +277,13 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
       invitations.push(invitation);
       return invitation;
     },
+    agents,
+    addAgent: (input) => {
+      const agent = buildFakeAgent(input);
+      agents.push(agent);
+      return agent;
+    },
+    agentKeys,
     resetTokens,
     requests,
     override: (route, handler) => overrides.set(route, handler),

@@ -26,6 +26,27 @@ export const Agent: Story = {
   },
 };
 
+const streamingReply = clientMessage(
+  {
+    content: 'Looking at three sources so far: the **2025 survey**, the',
+    message_id: 'stream:s1',
+    stream_id: 's1',
+    status: 'streaming',
+    seq: null,
+    author_id: 'agent0000000001',
+    author_name: 'Deep Research',
+    author_username: 'deep',
+    is_agent: true,
+  },
+  { minutesAgo: 0, now },
+);
+
+/** An agent's streamed reply while it grows: 'typing...' until the final text replaces it. */
+export const Streaming: Story = { args: { message: streamingReply } };
+
+/** A streamed reply that has only just started: no text yet. */
+export const StreamingStarted: Story = { args: { message: { ...streamingReply, content: '' } } };
+
 export const Pending: Story = { args: { message: clientMessage({ content: 'On my way', status: 'pending', seq: null }, { minutesAgo: 0, now }) } };
 
 export const Failed: Story = {

@@ -36,7 +36,8 @@ export function highlightText(text: string, query: string | undefined): ReactNod
 /**
  * One message: avatar (colour from the author id, green for agents), author, 'Agent' mark,
  * time-ago, and the body as renderMessageContent gives it (sanitised HTML, a search-results card,
- * or text). Pending messages say 'Sending...'; failed ones offer 'Retry'.
+ * or text). Pending messages say 'Sending...'; failed ones offer 'Retry'; an agent's streamed
+ * reply grows in place with a 'typing...' mark (and aria-busy) until its final text replaces it.
  */
 export const Message = memo(function Message({ message, locale = 'en', now, highlight, onRetry }: MessageProps) {
   const rendered = useMemo(() => renderContent(message.content), [message.content]);
@@ -55,6 +56,7 @@ export const Message = memo(function Message({ message, locale = 'en', now, high
     <article
       className={['cf-message', message.is_agent && 'cf-message--agent', `cf-message--${status}`].filter(Boolean).join(' ')}
       aria-label={`${author}${message.is_agent ? ' (Agent)' : ''}`}
+      aria-busy={status === 'streaming' ? true : undefined}
     >
       <span className="cf-avatar cf-message__avatar" aria-hidden="true" style={{ backgroundColor: avatarColor(message.author_id, message.is_agent === true) }}>
         {author.charAt(0).toUpperCase()}
@@ -68,6 +70,16 @@ export const Message = memo(function Message({ message, locale = 'en', now, high
           </time>
         </div>
         {body}
+        {status === 'streaming' ? (
+          <p className="cf-message__status cf-message__status--streaming">
+            <span className="cf-typing" aria-hidden="true">
+              <span />
+              <span />
+              <span />
+            </span>{' '}
+            typing...
+          </p>
+        ) : null}
         {status === 'pending' ? (
           <p className="cf-message__status" role="status">
             Sending...

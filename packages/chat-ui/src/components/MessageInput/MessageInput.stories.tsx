@@ -30,9 +30,32 @@ export const UploadZoneOpen: Story = {
   },
 };
 
-/** Typing @ and a word opens the agent dropdown (no agents until the agents issue). */
+/** Typing @ and a word searches the agents the chat permits: ↑ ↓ move, Enter or Tab picks, Escape closes. */
 export const MentionDropdown: Story = {
   play: async ({ canvasElement }) => {
-    await userEvent.type(within(canvasElement).getByLabelText('Message'), 'Ask @dee');
+    const canvas = within(canvasElement);
+    await userEvent.type(canvas.getByLabelText('Message'), 'Ask @d');
+    await expect(await canvas.findByRole('listbox', { name: 'Agents' })).toBeVisible();
+  },
+};
+
+/** Picking an agent inserts `@username ` at the mention. */
+export const MentionPicked: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const field = canvas.getByLabelText('Message');
+    await userEvent.type(field, 'Ask @dee');
+    await canvas.findByRole('option', { name: /@deep/ });
+    await userEvent.keyboard('{Enter}');
+    await expect(field).toHaveValue('Ask @deep ');
+  },
+};
+
+/** No agent matches: 'No agents found for …' with a hint. */
+export const MentionNoAgents: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(canvas.getByLabelText('Message'), 'Ask @zzz');
+    await expect(await canvas.findByText('No agents found for "zzz"')).toBeVisible();
   },
 };

@@ -1,5 +1,7 @@
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
-import { messages as texts, type ChatFile } from '@confab/client';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { AgentSearchHit, ChatFile } from '@confab/client';
+import { mentionBeforeCursor } from '@confab/client/rules';
+import { useAgentSearch } from '../../internal/useAgentSearch';
 import { Button } from '../Button/Button';
 import { AgentAutocomplete } from './AgentAutocomplete';
 import { UploadZone } from './UploadZone';
@@ -14,17 +16,30 @@ export interface MessageInputProps {
   placeholder?: string;
   /** Called for each file the upload zone stored. */
   onFileUploaded?: (file: ChatFile) => void;
+  /** Text the field starts with (e.g. a mention to finish). */
+  initialText?: string;
 }
 
-/** Spec §4: the autocomplete triggers on @ plus word characters right before the cursor. */
+/**
+ * Spec §4: the autocomplete triggers on @ plus word characters right before the cursor (the
+ * mention grammar of `@confab/client/rules`); the word typed so far, else null.
+ */
 export function mentionQueryAt(text: string, cursor: number): string | null {
-  const match = /(?:^|\s)@(\w*)$/.exec(text.slice(0, cursor));
-  return match ? (match[1] ?? '') : null;
+  return mentionBeforeCursor(text, cursor)?.query ?? null;
+}
+
+/** The mention being typed: its word, where its @ is, and the caret after it. */
+interface TypedMention {
+  query: string;
+  start: number;
+  end: number;
 }
 
 /**
  * Spec §2 Message input: Enter sends, Shift+Enter starts a new line; Send; the upload button
- * toggling the upload zone; the @ agent autocomplete (its results arrive with the agents issue).
+ * toggling the upload zone; and the @ agent autocomplete. The field is an ARIA combobox: typing
+ * @ and a word searches the agents this chat permits (debounced 300 ms); ↑ ↓ move through them,
+ * Enter or Tab (or a click) inserts `@username `, Escape closes the list.
  */
 export function MessageInput({
   chatId,
@@ -32,18 +47,56 @@ export function MessageInput({
   disabled = false,
   placeholder = 'Type a message… (@ to mention an agent)',
   onFileUploaded,
+  initialText = '',
 }: MessageInputProps) {
   const fieldId = useId();
   const zoneId = useId();
-  const [text, setText] = useState('');
+  const listboxId = useId();
+  const [text, setText] = useState(initialText);
   const [uploadOpen, setUploadOpen] = useState(false);
   // Once opened, the zone stays mounted (hidden when toggled off) so uploads keep their progress.
   const [uploadMounted, setUploadMounted] = useState(false);
-  const [mention, setMention] = useState<string | null>(null);
+  const [mention, setMention] = useState<TypedMention | null>(null);
+  const [activeIndex, setActiveIndex] = useState(0);
   const fieldRef = useRef<HTMLTextAreaElement>(null);
+  // Where the caret goes after a pick, applied once React has written the new value.
+  const caretAfterPick = useRef<number | null>(null);
+  const search = useAgentSearch(mention?.query ?? null, { chatId });
+  const options = search.status === 'results' ? search.agents : [];
+  const expanded = mention !== null && options.length > 0;
   const canSend = !disabled && text.trim() !== '';
+  const optionId = (index: number) => `${listboxId}-option-${index}`;
 
-  const updateMention = (value: string, cursor: number | null) => setMention(mentionQueryAt(value, cursor ?? value.length));
+  useEffect(() => setActiveIndex(0), [search]);
+  useLayoutEffect(() => {
+    const caret = caretAfterPick.current;
+    if (caret === null || fieldRef.current === null) return;
+    caretAfterPick.current = null;
+    fieldRef.current.focus();
+    fieldRef.current.setSelectionRange(caret, caret);
+  }, [text]);
+
+  const updateMention = (value: string, cursor: number | null) => {
+    const end = cursor ?? value.length;
+    const found = mentionBeforeCursor(value, end);
+    setMention((current) => {
+      if (found === null) return null;
+      // The same mention (e.g. a selection event without a change) keeps its state.
+      if (current !== null && current.query === found.query && current.start === found.start && current.end === end) return current;
+      return { query: found.query, start: found.start, end };
+    });
+  };
+
+  const pick = (agent: AgentSearchHit) => {
+    if (mention === null) return;
+    const before = text.slice(0, mention.start);
+    // The rest of a word the caret was inside belongs to the mention being replaced.
+    const after = text.slice(mention.end).replace(/^\w+/, '').replace(/^ /, '');
+    const inserted = `@${agent.username} `;
+    caretAfterPick.current = before.length + inserted.length;
+    setText(before + inserted + after);
+    setMention(null);
+  };
 
   const send = () => {
     if (!canSend) return;
@@ -54,6 +107,22 @@ export function MessageInput({
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (expanded && !event.nativeEvent.isComposing) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        setActiveIndex((index) => (index + step + options.length) % options.length);
+        return;
+      }
+      if ((event.key === 'Enter' && !event.shiftKey) || (event.key === 'Tab' && !event.shiftKey)) {
+        const agent = options[activeIndex] ?? options[0];
+        if (agent !== undefined) {
+          event.preventDefault();
+          pick(agent);
+          return;
+        }
+      }
+    }
     if (event.key === 'Escape' && mention !== null) {
       event.preventDefault();
       setMention(null);
@@ -68,7 +137,16 @@ export function MessageInput({
   return (
     <div className="cf-composer">
       {uploadMounted ? <UploadZone key={chatId} id={zoneId} chatId={chatId} hidden={!uploadOpen} onUploaded={onFileUploaded} /> : null}
-      {mention !== null ? <AgentAutocomplete query={mention} emptyText={texts.noAgentsFound(mention)} /> : null}
+      {mention !== null ? (
+        <AgentAutocomplete
+          state={search}
+          listboxId={listboxId}
+          optionId={optionId}
+          activeIndex={activeIndex}
+          onPick={pick}
+          onActivate={setActiveIndex}
+        />
+      ) : null}
       <form
         className="cf-composer__form"
         onSubmit={(event) => {
@@ -99,6 +177,12 @@ export function MessageInput({
           id={fieldId}
           className="cf-composer__field"
           rows={1}
+          role="combobox"
+          aria-autocomplete="list"
+          aria-haspopup="listbox"
+          aria-expanded={expanded}
+          aria-controls={expanded ? listboxId : undefined}
+          aria-activedescendant={expanded ? optionId(activeIndex) : undefined}
           value={text}
           disabled={disabled}
           placeholder={placeholder}

@@ -38,6 +38,31 @@ export const PendingAndFailed: Story = {
   },
 };
 
+/** Agents at work: a streamed reply growing at the end, and a notice shown to the sender only after their message. */
+export const WithAgentActivity: Story = {
+  args: {
+    messages: [
+      ...messageHistory(5, 'chat00000000001', now),
+      clientMessage({ content: '@echo_bot are you there?', message_id: 'asked-echo', author_id: 'storyuser000001', author_name: 'Alice', author_username: 'alice' }, { minutesAgo: 0, now }),
+      clientMessage(
+        { content: 'Here is a first draft of the summary', message_id: 'stream:s1', stream_id: 's1', status: 'streaming', seq: null, author_id: 'agent0000000001', author_name: 'Deep Research', author_username: 'deep', is_agent: true },
+        { minutesAgo: 0, now },
+      ),
+    ],
+    notices: [
+      {
+        id: 'asked-echo:echo_bot:offline',
+        chat_id: 'chat00000000001',
+        message_id: 'asked-echo',
+        agent_username: 'echo_bot',
+        reason: 'offline',
+        text: '@echo_bot is offline. Your message will be delivered if it reconnects within 10 minutes.',
+        received_at: new Date(now).toISOString(),
+      },
+    ],
+  },
+};
+
 export const WithSearchResults: Story = {
   args: {
     messages: [

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { TimeAgoLocale } from '@confab/client';
+import type { AgentNotice as AgentNoticeData, TimeAgoLocale } from '@confab/client';
 import type { ClientMessage } from '../../internal/chatClient';
 import { useComponents } from '../../provider/ComponentsContext';
+import { AgentNotice } from '../AgentNotice/AgentNotice';
 import { Message } from '../Message/Message';
 import { MessageListEmpty } from './MessageListEmpty';
 
@@ -22,7 +23,15 @@ export interface MessageListProps {
   locale?: TimeAgoLocale;
   /** Reference time for time-ago labels (tests and stories). */
   now?: number;
+  /**
+   * Agent notices for this user (store.agentNotices): each is shown after the message it is
+   * about, or at the end while that message is not listed.
+   */
+  notices?: readonly AgentNoticeData[];
 }
+
+/** A row of the list: a message, or a notice shown after the message it is about. */
+type Row = { kind: 'message'; message: ClientMessage } | { kind: 'notice'; notice: AgentNoticeData };
 
 /** Estimated row height before measurement; rows are measured once rendered. */
 const estimatedRowPx = 76;
@@ -31,8 +40,27 @@ const loadOlderThresholdPx = 400;
 /** Distance from the bottom still counted as "at the bottom". */
 const stickThresholdPx = 48;
 
-const keyOf = (message: ClientMessage | undefined, index: number): string | number =>
-  message === undefined ? index : message.client_id || message.message_id;
+const keyOf = (row: Row | undefined, index: number): string | number => {
+  if (row === undefined) return index;
+  return row.kind === 'notice' ? `notice:${row.notice.id}` : row.message.client_id || row.message.message_id;
+};
+
+const noNotices: readonly AgentNoticeData[] = [];
+
+/** The messages with each notice after its message; with a filter, only notices whose message shows. */
+function rowsOf(items: readonly ClientMessage[], notices: readonly AgentNoticeData[], filtering: boolean): Row[] {
+  if (notices.length === 0) return items.map((message) => ({ kind: 'message', message }));
+  const byMessage = new Map<string, AgentNoticeData[]>();
+  for (const notice of notices) byMessage.set(notice.message_id, [...(byMessage.get(notice.message_id) ?? []), notice]);
+  const rows: Row[] = [];
+  for (const message of items) {
+    rows.push({ kind: 'message', message });
+    for (const notice of byMessage.get(message.message_id) ?? []) rows.push({ kind: 'notice', notice });
+    byMessage.delete(message.message_id);
+  }
+  if (!filtering) for (const pending of byMessage.values()) for (const notice of pending) rows.push({ kind: 'notice', notice });
+  return rows;
+}
 
 function matches(message: ClientMessage, needle: string): boolean {
   return message.content.toLowerCase().includes(needle) || message.author_name.toLowerCase().includes(needle);
@@ -53,12 +81,14 @@ export function MessageList({
   userName,
   locale = 'en',
   now,
+  notices = noNotices,
 }: MessageListProps) {
   const { Spinner } = useComponents();
   const scrollRef = useRef<HTMLDivElement>(null);
   const needle = filter.trim().toLowerCase();
   const hasRows = messages.length > 0;
   const items = useMemo(() => (needle === '' ? messages : messages.filter((message) => matches(message, needle))), [messages, needle]);
+  const rows = useMemo(() => rowsOf(items, notices, needle !== ''), [items, notices, needle]);
 
   // Follow the bottom until the user scrolls away from it; only user scrolls change this.
   const stickToBottom = useRef(true);
@@ -72,11 +102,11 @@ export function MessageList({
   }, []);
 
   const virtualizer = useVirtualizer({
-    count: items.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => estimatedRowPx,
     overscan: 8,
-    getItemKey: (index) => keyOf(items[index], index),
+    getItemKey: (index) => keyOf(rows[index], index),
     // Hidden or layout-less environments report 0: keep the estimate rather than collapsing rows.
     measureElement: (element) => {
       const height = element.getBoundingClientRect().height;
@@ -117,21 +147,23 @@ export function MessageList({
     lastKey: null,
     count: 0,
   });
+  // A streamed reply grows without a new row: follow its growth too while at the bottom.
+  const lastContent = items.at(-1)?.content;
   useLayoutEffect(() => {
     const element = scrollRef.current;
-    const firstKey = items.length > 0 ? keyOf(items[0], 0) : null;
-    const lastKey = items.length > 0 ? keyOf(items[items.length - 1], items.length - 1) : null;
+    const firstKey = rows.length > 0 ? keyOf(rows[0], 0) : null;
+    const lastKey = rows.length > 0 ? keyOf(rows[rows.length - 1], rows.length - 1) : null;
     const before = previous.current;
-    previous.current = { firstKey, lastKey, count: items.length };
-    if (element === null || items.length === 0) return;
+    previous.current = { firstKey, lastKey, count: rows.length };
+    if (element === null || rows.length === 0) return;
     if (before.count === 0) {
       stickToBottom.current = true;
-      virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
+      virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
       scrollToBottom();
       return;
     }
     if (before.firstKey !== null && before.firstKey !== firstKey) {
-      const anchorIndex = items.findIndex((message, index) => keyOf(message, index) === before.firstKey);
+      const anchorIndex = rows.findIndex((row, index) => keyOf(row, index) === before.firstKey);
       if (anchorIndex > 0) {
         // Everything above the old first row is new: move down by exactly its height.
         const added = virtualizer.measurementsCache[anchorIndex]?.start ?? anchorIndex * estimatedRowPx;
@@ -139,17 +171,17 @@ export function MessageList({
         return;
       }
     }
-    if (before.lastKey !== lastKey && stickToBottom.current) {
-      virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
+    if (stickToBottom.current) {
+      virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
       scrollToBottom();
     }
-  }, [items, virtualizer, scrollToBottom]);
+  }, [rows, lastContent, virtualizer, scrollToBottom]);
 
   // A first page shorter than the view never scrolls, so ask for more history straight away.
   useEffect(() => {
     const element = scrollRef.current;
     if (element && element.clientHeight > 0 && element.scrollHeight <= element.clientHeight) requestOlder();
-  }, [items, hasOlder, requestOlder]);
+  }, [rows, hasOlder, requestOlder]);
 
   if (messages.length === 0) {
     return loading ? (
@@ -162,7 +194,7 @@ export function MessageList({
     );
   }
 
-  const rows = virtualizer.getVirtualItems();
+  const virtualRows = virtualizer.getVirtualItems();
   return (
     <div ref={scrollRef} className="cf-message-list" role="log" aria-label="Messages" tabIndex={0}>
       {loading && hasOlder ? (
@@ -176,18 +208,22 @@ export function MessageList({
         </p>
       ) : null}
       <div className="cf-message-list__canvas" style={{ height: virtualizer.getTotalSize() }}>
-        {rows.map((row) => {
-          const message = items[row.index];
-          if (message === undefined) return null;
+        {virtualRows.map((virtualRow) => {
+          const row = rows[virtualRow.index];
+          if (row === undefined) return null;
           return (
             <div
-              key={row.key}
+              key={virtualRow.key}
               ref={virtualizer.measureElement}
-              data-index={row.index}
+              data-index={virtualRow.index}
               className="cf-message-list__row"
-              style={{ transform: `translateY(${row.start}px)` }}
+              style={{ transform: `translateY(${virtualRow.start}px)` }}
             >
-              <Message message={message} locale={locale} now={now} highlight={needle === '' ? undefined : filter} onRetry={onRetry} />
+              {row.kind === 'notice' ? (
+                <AgentNotice notice={row.notice} />
+              ) : (
+                <Message message={row.message} locale={locale} now={now} highlight={needle === '' ? undefined : filter} onRetry={onRetry} />
+              )}
             </div>
           );
         })}

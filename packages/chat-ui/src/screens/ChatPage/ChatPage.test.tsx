@@ -72,7 +72,7 @@ describe('ChatPage', () => {
     const { user, client } = await openChat(1);
     await screen.findByText('Message 1');
     const retry = vi.spyOn(client.messages, 'retry');
-    await user.type(screen.getByRole('textbox', { name: 'Message' }), 'Hello Bob{Enter}');
+    await user.type(screen.getByRole('combobox', { name: 'Message' }), 'Hello Bob{Enter}');
     expect(await screen.findByText('Hello Bob')).toBeInTheDocument();
     expect(client.store.getState().messages.at(-1)).toMatchObject({ content: 'Hello Bob', author_id: alice.id, seq: null });
 
@@ -158,5 +158,103 @@ describe('ChatPage', () => {
     await user.click(await screen.findByRole('button', { name: 'Chat Files' }));
     expect(onOpenFiles).toHaveBeenCalledOnce();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
+
+describe('ChatPage agent activity', () => {
+  const deep = { id: 'agentdeep000001', username: 'deep', name: 'Deep Research' };
+
+  it('shows a streamed reply growing in place, marked as an agent that is typing, then its final text', async () => {
+    const { client } = await openChat(1);
+    await screen.findByText('Message 1');
+    const placeholder = clientMessage({
+      content: 'Looking',
+      chat_id: 'chat_design_001',
+      message_id: 'stream:s1',
+      author_id: deep.id,
+      author_name: deep.name,
+      author_username: deep.username,
+      is_agent: true,
+      seq: null,
+      status: 'streaming',
+      stream_id: 's1',
+    });
+    act(() => client.store.setState((state) => ({ messages: [...state.messages, placeholder] })));
+    const reply = await screen.findByRole('article', { name: 'Deep Research (Agent)' });
+    expect(reply).toHaveAttribute('aria-busy', 'true');
+    expect(within(reply).getByText('Agent')).toBeInTheDocument();
+    expect(reply).toHaveTextContent('typing...');
+    act(() =>
+      client.store.setState((state) => ({
+        messages: state.messages.map((message) => (message.message_id === 'stream:s1' ? { ...message, content: 'Looking into it' } : message)),
+      })),
+    );
+    expect(screen.getByRole('article', { name: 'Deep Research (Agent)' })).toHaveTextContent('Looking into it');
+    act(() =>
+      client.store.setState((state) => ({
+        messages: [
+          ...state.messages.filter((message) => message.message_id !== 'stream:s1'),
+          { ...placeholder, message_id: 'final0000000001', seq: 2, status: 'sent', content: 'Looking into it: done.' },
+        ],
+      })),
+    );
+    const final = screen.getByRole('article', { name: 'Deep Research (Agent)' });
+    expect(final).not.toHaveAttribute('aria-busy');
+    expect(final).not.toHaveTextContent('typing...');
+    expect(final).toHaveTextContent('Looking into it: done.');
+  });
+
+  it("shows agents' status lines under the list", async () => {
+    const { client } = await openChat(1);
+    await screen.findByText('Message 1');
+    const activity = screen.getByRole('status', { name: 'Agent activity' });
+    expect(activity).toBeEmptyDOMElement();
+    act(() => client.store.setState({ agentStatuses: [{ chat_id: 'chat_design_001', agent: deep, text: 'is searching…' }] }));
+    expect(activity).toHaveTextContent('@deep is searching…');
+    act(() => client.store.setState({ agentStatuses: [] }));
+    expect(activity).toBeEmptyDOMElement();
+  });
+
+  it('shows a notice as a system message after the message it is about', async () => {
+    const { client } = await openChat(2);
+    await screen.findByText('Message 2');
+    const first = client.store.getState().messages[0];
+    act(() =>
+      client.store.setState({
+        agentNotices: [
+          {
+            id: 'n1',
+            chat_id: 'chat_design_001',
+            message_id: first?.message_id ?? '',
+            agent_username: 'echo',
+            reason: 'offline',
+            text: '@echo is offline. Your message will be delivered if it reconnects within 10 minutes.',
+            received_at: new Date().toISOString(),
+          },
+        ],
+      }),
+    );
+    const log = screen.getByRole('log', { name: 'Messages' });
+    const notice = within(log).getByRole('status');
+    expect(notice).toHaveTextContent('@echo is offline. Your message will be delivered if it reconnects within 10 minutes.');
+    expect(notice).toHaveTextContent('Only you can see this');
+    const rows = Array.from(log.querySelectorAll('.cf-message-list__row')).map((row) => row.textContent ?? '');
+    expect(rows.findIndex((text) => text.includes('is offline'))).toBe(1);
+  });
+
+  it('sends the first message of a chat started from the agent search once, after opening it', async () => {
+    const backend = createFakeBackend({ users: [alice] });
+    backend.addChat({ id: 'chat_design_001', name: 'Design', participants: [alice.id] });
+    const onSent = vi.fn();
+    const { client, rerender } = renderWithConfab(
+      <ChatPage chatId="chat_design_001" initialMessage="@drops create a summary drop about our recent discussion" onInitialMessageSent={onSent} />,
+      { backend },
+    );
+    const send = vi.spyOn(client.messages, 'send');
+    await act(() => client.login('alice', 'wonderland'));
+    await waitFor(() => expect(send).toHaveBeenCalledWith('chat_design_001', '@drops create a summary drop about our recent discussion'));
+    expect(onSent).toHaveBeenCalledOnce();
+    rerender(<ChatPage chatId="chat_design_001" initialMessage="@drops create a summary drop about our recent discussion" onInitialMessageSent={onSent} />);
+    expect(send).toHaveBeenCalledOnce();
   });
 });

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { displayNameOf, isChatAdmin, toConfabError, type ClientState, type TimeAgoLocale } from '@confab/client';
+import { AgentStatusBar } from '../../components/AgentStatusBar/AgentStatusBar';
 import { Button } from '../../components/Button/Button';
 import { ChatFilesPanel } from '../../components/ChatFilesPanel/ChatFilesPanel';
 import { ChatHeader } from '../../components/ChatHeader/ChatHeader';
@@ -24,6 +25,13 @@ export interface ChatPageProps {
   onOpenFiles?: () => void;
   /** Opens the Create a Drop modal (arrives with the drops issue). */
   onCreateDrop?: () => void;
+  /**
+   * A first message to send once the chat has opened (a chat started from the agent search,
+   * spec §7: e.g. '@drops create a summary drop about our recent discussion'); sent once.
+   */
+  initialMessage?: string;
+  /** Called after initialMessage was sent, so the host can forget it (e.g. clear navigation state). */
+  onInitialMessageSent?: () => void;
 }
 
 type LoadProblem = { kind: 'not-found' } | { kind: 'error'; message: string } | null;
@@ -33,13 +41,23 @@ const selectMessages = (state: ClientState) => state.messages;
 const selectLoading = (state: ClientState) => state.loadingMessages;
 const selectHasOlder = (state: ClientState) => state.hasOlderMessages;
 const selectUser = (state: ClientState) => state.user;
+const selectAgentStatuses = (state: ClientState) => state.agentStatuses;
+const selectAgentNotices = (state: ClientState) => state.agentNotices;
 
 /**
  * /chat/{id}: header, messages and input. Opens the chat through client.messages.open (latest
  * page, then live), keeps document.title '<name> - Confab', and flashes '(n) New messages!' while
  * the tab is hidden and messages arrive.
  */
-export function ChatPage({ chatId, locale = 'en', titleSuffix = ' - Confab', onOpenFiles, onCreateDrop }: ChatPageProps) {
+export function ChatPage({
+  chatId,
+  locale = 'en',
+  titleSuffix = ' - Confab',
+  onOpenFiles,
+  onCreateDrop,
+  initialMessage,
+  onInitialMessageSent,
+}: ChatPageProps) {
   const client = useConfabClient();
   const navigate = useNavigate();
   const currentChat = useConfabStore(selectCurrentChat);
@@ -47,6 +65,8 @@ export function ChatPage({ chatId, locale = 'en', titleSuffix = ' - Confab', onO
   const loading = useConfabStore(selectLoading);
   const hasOlder = useConfabStore(selectHasOlder);
   const user = useConfabStore(selectUser);
+  const allStatuses = useConfabStore(selectAgentStatuses);
+  const allNotices = useConfabStore(selectAgentNotices);
   const knownChat = useConfabStore((state) => state.chats.find((chat) => chat.id === chatId) ?? null);
   const [problem, setProblem] = useState<LoadProblem>(null);
   const [search, setSearch] = useState('');
@@ -55,6 +75,8 @@ export function ChatPage({ chatId, locale = 'en', titleSuffix = ' - Confab', onO
   const [filesPanelChat, setFilesPanelChat] = useState<string | null>(null);
   // Bumped on every finished upload, so an open panel lists the new file.
   const [filesRevision, setFilesRevision] = useState(0);
+  // The first message is sent once per chat, however often the page renders or re-opens.
+  const initialSentFor = useRef<string | null>(null);
 
   const userId = user?.id ?? null;
   useEffect(() => {
@@ -65,6 +87,13 @@ export function ChatPage({ chatId, locale = 'en', titleSuffix = ' - Confab', onO
     setSearch('');
     messagesOf(client)
       .open(chatId)
+      .then(() => {
+        const first = initialMessage?.trim() ?? '';
+        if (!active || first === '' || initialSentFor.current === chatId) return;
+        initialSentFor.current = chatId;
+        messagesOf(client).send(chatId, first);
+        onInitialMessageSent?.();
+      })
       .catch((error: unknown) => {
         const failure = toConfabError(error);
         if (!active || failure.isAbort) return;
@@ -76,11 +105,14 @@ export function ChatPage({ chatId, locale = 'en', titleSuffix = ' - Confab', onO
       // Leaving the page leaves the chat: no more live messages for it, no stale currentChat.
       messagesOf(client).closeChat(chatId);
     };
+    // initialMessage is read when the chat opens, not followed afterwards.
   }, [client, chatId, attempt, userId]);
 
   const chat = currentChat?.id === chatId ? currentChat : knownChat;
   // Until open() switches the store over, it may still hold the previous chat's messages.
   const messages = useMemo(() => allMessages.filter((message) => message.chat_id === chatId), [allMessages, chatId]);
+  const statuses = useMemo(() => allStatuses.filter((line) => line.chat_id === chatId), [allStatuses, chatId]);
+  const notices = useMemo(() => allNotices.filter((notice) => notice.chat_id === chatId), [allNotices, chatId]);
   const lastFromOthers = useMemo(() => {
     for (let index = messages.length - 1; index >= 0; index -= 1) {
       const message = messages[index];
@@ -145,7 +177,9 @@ export function ChatPage({ chatId, locale = 'en', titleSuffix = ' - Confab', onO
         filter={search}
         userName={user ? displayNameOf(user) : undefined}
         locale={locale}
+        notices={notices}
       />
+      <AgentStatusBar statuses={statuses} />
       {/* Keyed by chat: the draft and the upload list belong to one chat (uploads under way still finish). */}
       <MessageInput key={chatId} chatId={chatId} onSend={send} disabled={chat === null} onFileUploaded={fileUploaded} />
       {filesPanelChat === chatId ? <ChatFilesPanel chatId={chatId} onClose={closeFiles} refreshKey={filesRevision} locale={locale} /> : null}
