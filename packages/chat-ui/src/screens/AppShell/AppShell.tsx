@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useMemo, useRef, type ReactNode } from 'react';
 import type { ClientState } from '@confab/client';
+import { AgentSearchBox } from '../../components/AgentSearchBox/AgentSearchBox';
 import { CompleteAccountBanner } from '../../components/CompleteAccountBanner/CompleteAccountBanner';
 import { PageHeader } from '../../components/PageHeader/PageHeader';
 import { Sidebar } from '../../components/Sidebar/Sidebar';
@@ -92,7 +93,10 @@ export function AppShell({ children, connectRealtime: autoConnectShell = false, 
   );
 }
 
-/** /chat with no chat chosen: the small-screen header (menu toggle, logo) and the empty state. */
+/**
+ * /chat with no chat chosen: the small-screen header (menu toggle, logo), the empty state, and the
+ * agent search (spec §2), whose Chat buttons start a new chat with an agent.
+ */
 export function ChatHome() {
   const { Logo } = useComponents();
   return (
@@ -100,7 +104,10 @@ export function ChatHome() {
       <PageHeader className="cf-shell__header">
         <Logo compact />
       </PageHeader>
-      <EmptyChatState />
+      <div className="cf-chat-home">
+        <EmptyChatState />
+        <AgentSearchBox className="cf-card cf-chat-home__search" />
+      </div>
     </>
   );
 }

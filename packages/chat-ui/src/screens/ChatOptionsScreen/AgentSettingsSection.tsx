@@ -2,25 +2,34 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { messages, resolveAgentPermissions, type ChatRecord } from '@confab/client';
 import { Alert } from '../../components/Alert/Alert';
 import { Button } from '../../components/Button/Button';
-import { FormField } from '../../components/FormField/FormField';
+import { agentTypeLabel } from '../../internal/agentsClient';
 import { chatsOf } from '../../internal/chatClient';
 import { useConfabClient } from '../../provider/hooks';
+import { useAutoRouteAgents } from './useAutoRouteAgents';
 
 export interface AgentSettingsSectionProps {
   chat: ChatRecord;
   disabled: boolean;
 }
 
-/** Agent permissions per chat (spec §6) and auto-routing with its agent (spec §4). */
+/**
+ * Agent permissions per chat (spec §6) and auto-routing with its agent (spec §4), chosen from the
+ * agents this chat permits.
+ */
 export function AgentSettingsSection({ chat, disabled }: AgentSettingsSectionProps) {
   const client = useConfabClient();
   const hintId = useId();
+  const selectId = useId();
   const saved = resolveAgentPermissions(chat);
   const [permissions, setPermissions] = useState(saved);
   const [autoRoute, setAutoRoute] = useState(chat.auto_route_enabled === true);
   const [agent, setAgent] = useState(chat.auto_route_agent ?? '');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const choices = useAutoRouteAgents(chat, permissions);
+  const savedAgent = chat.auto_route_agent ?? '';
+  // The saved agent stays choosable even when the chat no longer permits it (it is shown as such).
+  const unlisted = agent !== '' && !choices.some((choice) => choice.username === agent);
 
   // Follow the server's copy when it changes (another admin, or our own save coming back).
   useEffect(() => setPermissions(resolveAgentPermissions(chat)), [chat]);
@@ -60,7 +69,7 @@ export function AgentSettingsSection({ chat, disabled }: AgentSettingsSectionPro
   const saveAgent = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const previous = chat.auto_route_agent ?? '';
-    void attempt(() => chatsOf(client).setAutoRouteAgent(chat.id, agent.trim().replace(/^@/, '')), messages.saveAutoRoutingAgentFailed, () => setAgent(previous));
+    void attempt(() => chatsOf(client).setAutoRouteAgent(chat.id, agent), messages.saveAutoRoutingAgentFailed, () => setAgent(previous));
   };
 
   const locked = disabled || busy;
@@ -84,14 +93,27 @@ export function AgentSettingsSection({ chat, disabled }: AgentSettingsSectionPro
         With auto-routing on, messages that mention no agent go to the agent below.
       </p>
       <form className="cf-form cf-options__inline" noValidate onSubmit={saveAgent}>
-        <FormField
-          label="Auto-routing agent"
-          name="auto_route_agent"
-          placeholder="agent username"
-          value={agent}
-          disabled={locked || !autoRoute}
-          onChange={(event) => setAgent(event.target.value)}
-        />
+        <div className="cf-field">
+          <label className="cf-field__label" htmlFor={selectId}>
+            Auto-routing agent
+          </label>
+          <select
+            id={selectId}
+            name="auto_route_agent"
+            className="cf-field__input cf-select"
+            value={agent}
+            disabled={locked || !autoRoute}
+            onChange={(event) => setAgent(event.target.value)}
+          >
+            <option value="">Choose an agent</option>
+            {unlisted ? <option value={agent}>@{agent}{agent === savedAgent ? ' (not offered in this chat)' : ''}</option> : null}
+            {choices.map((choice) => (
+              <option key={choice.username} value={choice.username}>
+                @{choice.username} · {choice.name} ({agentTypeLabel(choice.agent_type)})
+              </option>
+            ))}
+          </select>
+        </div>
         <Button type="submit" variant="secondary" disabled={locked || !autoRoute}>
           Save Agent
         </Button>

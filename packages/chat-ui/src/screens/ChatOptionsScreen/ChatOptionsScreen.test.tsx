@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend, errorResponse } from '../../testing/fakeBackend';
+import { createFakeBackend, errorResponse, json, type FakeBackend } from '../../testing/fakeBackend';
 import { ChatOptionsScreen } from './ChatOptionsScreen';
 
 const alice = { id: 'user_alice_0001', username: 'alice', email: 'alice@example.com', name: 'Alice Liddell', password: 'wonderland' };
@@ -10,8 +10,11 @@ const chatPath = '/api/collections/chats/records/chat_design_001';
 
 afterEach(() => vi.restoreAllMocks());
 
-async function setup(options: { admin?: boolean; chatId?: string } = {}) {
+async function setup(options: { admin?: boolean; chatId?: string; configure?: (backend: FakeBackend) => void } = {}) {
   const backend = createFakeBackend({ users: [alice, bob] });
+  backend.addAgent({ username: 'deep', name: 'Deep Research', agent_type: 'confab-agent' });
+  backend.addAgent({ username: 'echo_bot', name: 'Echo Bot', agent_type: 'developer-agent', created_by: alice.id });
+  backend.addAgent({ username: 'home_only', name: 'Home Only', agent_type: 'developer-agent', created_by: alice.id, site_wide_available: false });
   const chat = backend.addChat({
     id: 'chat_design_001',
     name: 'Design',
@@ -19,6 +22,7 @@ async function setup(options: { admin?: boolean; chatId?: string } = {}) {
     participants: [alice.id, bob.id],
     admins: options.admin === false ? [bob.id] : [alice.id],
   });
+  options.configure?.(backend);
   const result = renderWithConfab(<ChatOptionsScreen chatId={options.chatId ?? chat.id} />, { backend });
   await act(() => result.client.login('alice', 'wonderland'));
   if (options.chatId === undefined) await screen.findByRole('heading', { name: 'General settings' });
@@ -74,9 +78,40 @@ describe('ChatOptionsScreen', () => {
     await user.click(screen.getByRole('switch', { name: 'Auto-routing' }));
     await waitFor(() => expect(screen.getByLabelText('Auto-routing agent')).toBeEnabled());
     expect(chat.auto_route_enabled).toBe(true);
-    await user.type(screen.getByLabelText('Auto-routing agent'), '@deep');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Auto-routing agent' }), '@deep · Deep Research (Confab agent)');
     await user.click(screen.getByRole('button', { name: 'Save Agent' }));
     await waitFor(() => expect(chat.auto_route_agent).toBe('deep'));
+  });
+
+  it('offers the agents the chat permits for auto-routing, with the chat in the search', async () => {
+    // What the server's search answers for this chat (its rules: permitted types, site-wide only).
+    let asked = '';
+    const { user } = await setup({
+      configure: (backend) =>
+        backend.override('GET /api/agents/search', (request) => {
+          asked = new URL(request.url).search;
+          return json(200, { agents: backend.agents.filter((agent) => agent.username === 'deep') });
+        }),
+    });
+    const select = screen.getByRole('combobox', { name: 'Auto-routing agent' });
+    const offered = () => within(select).getAllByRole('option').map((option) => option.textContent);
+    await waitFor(() => expect(offered()).toEqual(['Choose an agent', '@deep · Deep Research (Confab agent)']));
+    expect(asked).toBe('?q=agent&chat_id=chat_design_001');
+    // Allowing developer agents offers the user's own site-wide ones too (not one kept to its dev room).
+    await user.click(screen.getByRole('switch', { name: 'Developer agents' }));
+    await waitFor(() =>
+      expect(offered()).toEqual(['Choose an agent', '@deep · Deep Research (Confab agent)', '@echo_bot · Echo Bot (Developer agent)']),
+    );
+  });
+
+  it('keeps a saved auto-routing agent the chat no longer offers choosable', async () => {
+    const backend = createFakeBackend({ users: [alice] });
+    backend.addChat({ id: 'chat_design_001', name: 'Design', participants: [alice.id], auto_route_enabled: true, auto_route_agent: 'gone_bot' });
+    const { client } = renderWithConfab(<ChatOptionsScreen chatId="chat_design_001" />, { backend });
+    await act(() => client.login('alice', 'wonderland'));
+    const select = await screen.findByRole('combobox', { name: 'Auto-routing agent' });
+    expect(select).toHaveValue('gone_bot');
+    expect(within(select).getByRole('option', { name: '@gone_bot (not offered in this chat)' })).toBeInTheDocument();
   });
 
   it.each([
@@ -95,8 +130,12 @@ describe('ChatOptionsScreen', () => {
     await user.click(screen.getByRole('switch', { name: 'Auto-routing' }));
     await waitFor(() => expect(screen.getByLabelText('Auto-routing agent')).toBeEnabled());
     backend.override(`PATCH ${chatPath}`, () => errorResponse(500, 'boom'));
-    await user.type(screen.getByLabelText('Auto-routing agent'), 'deep{Enter}');
+    const select = screen.getByRole('combobox', { name: 'Auto-routing agent' });
+    await waitFor(() => expect(within(select).getAllByRole('option')).toHaveLength(2));
+    await user.selectOptions(select, 'deep');
+    await user.click(screen.getByRole('button', { name: 'Save Agent' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to save auto-routing agent.');
+    expect(select).toHaveValue('');
   });
 
   it('deletes the chat only after the confirmation', async () => {

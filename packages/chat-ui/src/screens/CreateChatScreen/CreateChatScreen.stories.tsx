@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
 import { errorResponse } from '../../testing/fakeBackend';
+import { storyDeveloperAgents, storyHostedAgents } from '../../storybook/storyAgents';
 import { withConfab } from '../../storybook/withConfab';
 import { CreateChatScreen } from './CreateChatScreen';
 
@@ -43,5 +44,27 @@ export const ServerError: Story = {
     const canvas = within(canvasElement);
     await userEvent.type(canvas.getByLabelText('Chat name'), 'Launch plan');
     await userEvent.click(canvas.getByRole('button', { name: 'Create Chat' }));
+  },
+};
+
+/** Opened from the agent search with @drops preselected: the spec's first message is prefilled. */
+export const WithPreselectedDrops: Story = {
+  decorators: [withConfab({ signedIn: true })],
+  args: { preselectedAgent: storyHostedAgents.find((agent) => agent.username === 'drops') ?? null },
+};
+
+/** A developer agent preselected: its mention is prefilled for the person to finish. */
+export const WithPreselectedDeveloperAgent: Story = {
+  decorators: [withConfab({ signedIn: true })],
+  args: { preselectedAgent: storyDeveloperAgents[0] ?? null },
+};
+
+/** Without a preselection the agent search is offered below the form. */
+export const ChoosingAnAgent: Story = {
+  decorators: [withConfab({ signedIn: true })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(canvas.getByRole('searchbox', { name: 'Search agents' }), 'd');
+    await expect(await canvas.findByRole('list', { name: 'Agents found' })).toBeVisible();
   },
 };
