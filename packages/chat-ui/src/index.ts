@@ -31,7 +31,7 @@ export type { ChatPageProps } from './screens/ChatPage/ChatPage';
 export { useTitleFlash, newMessagesTitle } from './screens/ChatPage/useTitleFlash';
 export type { TitleFlashOptions } from './screens/ChatPage/useTitleFlash';
 export { CreateChatScreen } from './screens/CreateChatScreen/CreateChatScreen';
-export type { CreateChatScreenProps } from './screens/CreateChatScreen/CreateChatScreen';
+export type { CreateChatScreenProps, FirstMessageState } from './screens/CreateChatScreen/CreateChatScreen';
 export { ChatOptionsScreen } from './screens/ChatOptionsScreen/ChatOptionsScreen';
 export type { ChatOptionsScreenProps } from './screens/ChatOptionsScreen/ChatOptionsScreen';
 export { JoinScreen, joinLoginPath, JOIN_CURRENT_USER_DELAY_MS, JOIN_REDIRECT_DELAY_MS } from './screens/JoinScreen/JoinScreen';
@@ -50,6 +50,14 @@ export {
 } from './screens/CompleteAccountPage/CompleteAccountPage';
 export { CompleteSignupPage } from './screens/CompleteSignupPage/CompleteSignupPage';
 export type { CompleteSignupPageProps } from './screens/CompleteSignupPage/CompleteSignupPage';
+export { MyAgentsScreen } from './screens/MyAgentsScreen/MyAgentsScreen';
+export type { MyAgentsScreenProps } from './screens/MyAgentsScreen/MyAgentsScreen';
+export { AgentKeyNotice } from './screens/MyAgentsScreen/AgentKeyNotice';
+export type { AgentKeyNoticeProps } from './screens/MyAgentsScreen/AgentKeyNotice';
+export { quickstartSteps, cliCommand } from './screens/MyAgentsScreen/quickstart';
+export type { QuickstartInput, QuickstartStep } from './screens/MyAgentsScreen/quickstart';
+export { ConfabAgentsScreen } from './screens/ConfabAgentsScreen/ConfabAgentsScreen';
+export type { ConfabAgentsScreenProps } from './screens/ConfabAgentsScreen/ConfabAgentsScreen';
 
 // Chat parts
 export { ChatHeader, connectionLabel } from './components/ChatHeader/ChatHeader';
@@ -66,6 +74,16 @@ export { MessageInput, mentionQueryAt } from './components/MessageInput/MessageI
 export type { MessageInputProps } from './components/MessageInput/MessageInput';
 export { UploadZone } from './components/MessageInput/UploadZone';
 export type { UploadZoneProps } from './components/MessageInput/UploadZone';
+export { AgentAutocomplete } from './components/MessageInput/AgentAutocomplete';
+export type { AgentAutocompleteProps } from './components/MessageInput/AgentAutocomplete';
+export { AgentSearchBox } from './components/AgentSearchBox/AgentSearchBox';
+export type { AgentSearchBoxProps, PreselectedAgentState } from './components/AgentSearchBox/AgentSearchBox';
+export { AgentStatusBar } from './components/AgentStatusBar/AgentStatusBar';
+export type { AgentStatusBarProps } from './components/AgentStatusBar/AgentStatusBar';
+export { AgentNotice } from './components/AgentNotice/AgentNotice';
+export type { AgentNoticeProps } from './components/AgentNotice/AgentNotice';
+export { useAgentSearch } from './internal/useAgentSearch';
+export type { AgentSearchState, AgentSearchOptions } from './internal/useAgentSearch';
 export { ChatFilesPanel, filterFiles } from './components/ChatFilesPanel/ChatFilesPanel';
 export type { ChatFilesPanelProps, FilesView } from './components/ChatFilesPanel/ChatFilesPanel';
 export { PageHeader } from './components/PageHeader/PageHeader';

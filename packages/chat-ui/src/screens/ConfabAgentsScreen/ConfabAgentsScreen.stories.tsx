@@ -1,0 +1,53 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, within } from 'storybook/test';
+import { errorResponse, json } from '../../testing/fakeBackend';
+import { withConfab } from '../../storybook/withConfab';
+import { ConfabAgentsScreen } from './ConfabAgentsScreen';
+
+const meta = {
+  title: 'Screens/ConfabAgentsScreen',
+  component: ConfabAgentsScreen,
+  args: { confirm: () => true },
+} satisfies Meta<typeof ConfabAgentsScreen>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** An admin: the hosted agents a server starts with (@email, @deep, @browse, @data, @drops). */
+export const Populated: Story = { decorators: [withConfab({ signedIn: true, admin: true })] };
+
+/** Anyone else sees that the page is for admins. */
+export const NotAnAdmin: Story = { decorators: [withConfab({ signedIn: true })] };
+
+export const Loading: Story = { decorators: [withConfab({ signedIn: true, admin: true, pending: true })] };
+
+export const Empty: Story = {
+  decorators: [withConfab({ signedIn: true, admin: true, configure: (backend) => backend.override('GET /api/admin/confab-agents', () => json(200, { agents: [] })) })],
+};
+
+export const LoadFailed: Story = {
+  decorators: [withConfab({ signedIn: true, admin: true, configure: (backend) => backend.override('GET /api/admin/confab-agents', () => errorResponse(500, 'Down.')) })],
+};
+
+export const DisplayNameRequired: Story = {
+  decorators: [withConfab({ signedIn: true, admin: true })],
+  play: async ({ canvasElement }) => {
+    await userEvent.click(within(canvasElement).getByRole('button', { name: 'Create Hosted Agent' }));
+    await expect(within(canvasElement).getByRole('alert')).toHaveTextContent('Please enter a display name');
+  },
+};
+
+export const DeleteFailed: Story = {
+  decorators: [
+    withConfab({
+      signedIn: true,
+      admin: true,
+      configure: (backend) => backend.override('DELETE /api/admin/confab-agents/agentdeep000000', () => errorResponse(500, 'Busy.')),
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const deep = await canvas.findByRole('article', { name: 'Deep Research' });
+    await userEvent.click(within(deep).getByRole('button', { name: 'Delete' }));
+  },
+};

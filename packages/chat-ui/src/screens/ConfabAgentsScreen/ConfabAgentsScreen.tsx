@@ -1,0 +1,148 @@
+import { useCallback, useEffect, useId, useState } from 'react';
+import { deleteHostedAgentErrorMessage, messages, toConfabError, type AgentView, type ClientState } from '@confab/client';
+import { Alert } from '../../components/Alert/Alert';
+import { Button } from '../../components/Button/Button';
+import { PageHeader } from '../../components/PageHeader/PageHeader';
+import { agentsOf } from '../../internal/agentsClient';
+import { useComponents } from '../../provider/ComponentsContext';
+import { useConfabClient, useConfabStore } from '../../provider/hooks';
+import { CreateHostedAgentForm } from './CreateHostedAgentForm';
+
+export interface ConfabAgentsScreenProps {
+  /** Where the back button goes; spec §2: '/'. */
+  backTo?: string;
+  /** Asks before deleting; default window.confirm with the spec §8 text. */
+  confirm?: (question: string) => boolean;
+}
+
+type Load = { kind: 'loading' } | { kind: 'failed' } | { kind: 'forbidden' } | { kind: 'loaded'; agents: AgentView[] };
+
+const selectIsAdmin = (state: ClientState) => state.user?.is_admin === true;
+const selectSignedIn = (state: ClientState) => state.user !== null;
+const defaultConfirm = (question: string) => window.confirm(question);
+
+/**
+ * /admin/confab-agents (spec §2 Confab Agents Management): the hosted agents, create one (display
+ * name required), delete one. Server admins only: anyone else (and a 403 from the server) sees
+ * that the page is for admins.
+ */
+export function ConfabAgentsScreen({ backTo = '/', confirm = defaultConfirm }: ConfabAgentsScreenProps) {
+  const isAdmin = useConfabStore(selectIsAdmin);
+  const signedIn = useConfabStore(selectSignedIn);
+  return (
+    <section className="cf-page">
+      <PageHeader title="Confab Agents Management" backTo={backTo} />
+      <div className="cf-page__body cf-agents">
+        {!signedIn ? null : isAdmin ? <HostedAgents confirm={confirm} /> : <AdminsOnly />}
+      </div>
+    </section>
+  );
+}
+
+function AdminsOnly() {
+  const headingId = useId();
+  return (
+    <section className="cf-card cf-admins-only" aria-labelledby={headingId}>
+      <h2 id={headingId}>Admins only</h2>
+      <p>{messages.adminsOnly}</p>
+      <p className="cf-page__intro">
+        Hosted Confab agents are managed by the server's admins: the first account of a server, and those added with{' '}
+        <code>confab-server admin add</code>.
+      </p>
+    </section>
+  );
+}
+
+function HostedAgents({ confirm }: { confirm: (question: string) => boolean }) {
+  const client = useConfabClient();
+  const { Spinner } = useComponents();
+  const [load, setLoad] = useState<Load>({ kind: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let active = true;
+    setLoad({ kind: 'loading' });
+    agentsOf(client)
+      .listHosted()
+      .then(
+        (agents) => active && setLoad({ kind: 'loaded', agents }),
+        (error: unknown) => active && setLoad({ kind: toConfabError(error).status === 403 ? 'forbidden' : 'failed' }),
+      );
+    return () => {
+      active = false;
+    };
+  }, [client, attempt]);
+
+  const change = useCallback((update: (agents: AgentView[]) => AgentView[]) => {
+    setLoad((current) => (current.kind === 'loaded' ? { kind: 'loaded', agents: update(current.agents) } : current));
+  }, []);
+
+  if (load.kind === 'forbidden') return <AdminsOnly />;
+  return (
+    <>
+      <CreateHostedAgentForm onCreated={(agent) => change((agents) => [...agents, agent])} />
+      <section className="cf-agents__list" aria-label="Hosted agents">
+        <h2>Hosted agents</h2>
+        {load.kind === 'loading' ? (
+          <p className="cf-agents__note" role="status">
+            <Spinner size={18} /> Loading agents...
+          </p>
+        ) : null}
+        {load.kind === 'failed' ? (
+          <Alert>
+            {messages.loadAgentsFailed}{' '}
+            <Button variant="ghost" onClick={() => setAttempt((count) => count + 1)}>
+              Try again
+            </Button>
+          </Alert>
+        ) : null}
+        {load.kind === 'loaded' && load.agents.length === 0 ? <p className="cf-agents__note">No hosted agents yet.</p> : null}
+        {load.kind === 'loaded'
+          ? load.agents.map((agent) => (
+              <HostedAgentCard key={agent.id} agent={agent} confirm={confirm} onDeleted={() => change((agents) => agents.filter((entry) => entry.id !== agent.id))} />
+            ))
+          : null}
+      </section>
+    </>
+  );
+}
+
+function HostedAgentCard({ agent, confirm, onDeleted }: { agent: AgentView; confirm: (question: string) => boolean; onDeleted: () => void }) {
+  const client = useConfabClient();
+  const headingId = useId();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const remove = async () => {
+    if (!confirm(messages.deleteAgentConfirmation)) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await agentsOf(client).removeHosted(agent.id);
+      onDeleted();
+    } catch (failure) {
+      setError(deleteHostedAgentErrorMessage(failure));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <article className="cf-card cf-agent-card" aria-labelledby={headingId}>
+      <header className="cf-agent-card__header">
+        <h3 id={headingId} className="cf-agent-card__name">
+          {agent.name}
+        </h3>
+        <span className="cf-agent-card__username">@{agent.username}</span>
+        <span className="cf-presence cf-presence--online">Active</span>
+        {agent.site_wide_available ? null : <span className="cf-badge">Dev room only</span>}
+      </header>
+      {agent.description.trim() !== '' ? <p className="cf-agent-card__description">{agent.description}</p> : null}
+      {error !== null ? <Alert>{error}</Alert> : null}
+      <div className="cf-agent-card__actions">
+        <Button variant="danger" disabled={busy} aria-busy={busy} onClick={remove}>
+          {busy ? 'Deleting...' : 'Delete'}
+        </Button>
+      </div>
+    </article>
+  );
+}
