@@ -9,11 +9,13 @@ import type {
   StreamDeltaFrame,
   StreamSnapshotFrame,
   StreamStartedFrame,
+  ServerFrame,
   WireMessage,
 } from '@confab/client/protocol';
 import { agentLimits, maxMessageLength } from '@confab/client/protocol';
 import { ConfabServerError } from '../errors';
 import { chatChannel, userChannel, type ChatFrameEvent, type UserFrameEvent } from '../realtime/channels';
+import { encodeFrame } from '../realtime/protocol';
 import { formatTimestamp, newRecordId } from '../store/ids';
 import type { AgentMentionRow, AgentStreamRow } from '../store/repositories/agents';
 import type { UserRow } from '../store/repositories/users';
@@ -159,7 +161,7 @@ export class AgentRuntime implements AgentReplyChannel {
     const frames: string[] = [];
     for (const row of rows) {
       const mention = await this.build(row);
-      if (mention !== undefined) frames.push(JSON.stringify({ type: 'mention', mention } satisfies MentionFrame));
+      if (mention !== undefined) frames.push(encodeFrame({ type: 'mention', mention } satisfies MentionFrame));
     }
     return frames;
   }
@@ -254,7 +256,7 @@ export class AgentRuntime implements AgentReplyChannel {
         started_at: stream.started,
         text: this.context.messageCipher.decrypt(stream.text_encrypted),
       };
-      frames.push(JSON.stringify(frame));
+      frames.push(encodeFrame(frame));
     }
     return frames;
   }
@@ -328,13 +330,13 @@ export class AgentRuntime implements AgentReplyChannel {
     return run;
   }
 
-  private async toChat(chatId: string, frame: object): Promise<void> {
-    const event: ChatFrameEvent = { kind: 'chat_frame', chat_id: chatId, frame: JSON.stringify(frame) };
+  private async toChat(chatId: string, frame: ServerFrame): Promise<void> {
+    const event: ChatFrameEvent = { kind: 'chat_frame', chat_id: chatId, frame: encodeFrame(frame) };
     await this.context.bus.publish(chatChannel(chatId), event);
   }
 
-  async toUser(userId: string, frame: object): Promise<void> {
-    const event: UserFrameEvent = { kind: 'frame', frame: JSON.stringify(frame) };
+  async toUser(userId: string, frame: ServerFrame): Promise<void> {
+    const event: UserFrameEvent = { kind: 'frame', frame: encodeFrame(frame) };
     await this.context.bus.publish(userChannel(userId), event);
   }
 

@@ -6,7 +6,7 @@ import type { AuthSuccessFrame, LeftFrame, PongFrame } from '@confab/client/prot
 import type { Services } from '../services/index';
 import { clientIdMaximum, messageContentMaximum, validateContent } from '../services/messaging';
 import { replaying, type Connection } from './connection';
-import { closeCodes, errorFrame, replayLimit, type ClientFrame } from './protocol';
+import { closeCodes, encodeFrame, errorFrame, replayLimit, type ClientFrame } from './protocol';
 import type { RoomRegistry } from './rooms';
 import type { UserSessions } from './userSessions';
 
@@ -50,12 +50,12 @@ export class FrameHandlers {
       }
       switch (frame.type) {
         case 'ping':
-          return connection.send(JSON.stringify({ type: 'pong', timestamp: frame.timestamp } satisfies PongFrame));
+          return connection.send(encodeFrame({ type: 'pong', timestamp: frame.timestamp }));
         case 'join_chat':
           return await this.join(connection, connection.userId, frame);
         case 'leave_chat':
           if (connection.leave(frame.chat_id)) this.rooms.leave(frame.chat_id, connection);
-          return connection.send(JSON.stringify({ type: 'left', chat_id: frame.chat_id } satisfies LeftFrame));
+          return connection.send(encodeFrame({ type: 'left', chat_id: frame.chat_id }));
         case 'send_message':
           return await this.sendMessage(connection, connection.userId, frame);
         case 'mention_ack':
@@ -75,7 +75,7 @@ export class FrameHandlers {
     const attempt = (async () => {
       const user = await this.services.accounts.authenticate(token);
       if (user === undefined || (connection.userId !== undefined && connection.userId !== user.id)) {
-        connection.send(JSON.stringify({ type: 'authError', message: 'Invalid or expired token' }));
+        connection.send(encodeFrame({ type: 'authError', message: 'Invalid or expired token' }));
         connection.socket.close(closeCodes.authenticationFailed, 'Authentication failed');
         return;
       }
@@ -86,7 +86,7 @@ export class FrameHandlers {
         connection.authTimer = undefined;
         await this.sessions.add(user.id, connection);
       }
-      connection.send(JSON.stringify({ type: 'authSuccess', user_id: user.id } satisfies AuthSuccessFrame));
+      connection.send(encodeFrame({ type: 'authSuccess', user_id: user.id }));
     })();
     connection.authenticating = attempt;
     try {
@@ -104,11 +104,11 @@ export class FrameHandlers {
     const attempt = (async () => {
       const agent = await this.services.agents.authenticateKey(apiKey);
       if (agent === undefined || (connection.userId !== undefined && connection.userId !== agent.id)) {
-        connection.send(JSON.stringify({ type: 'authError', message: 'Invalid API key: create or rotate a key on My Agents (or with confab agents rotate-key)' }));
+        connection.send(encodeFrame({ type: 'authError', message: 'Invalid API key: create or rotate a key on My Agents (or with confab agents rotate-key)' }));
         connection.socket.close(closeCodes.authenticationFailed, 'Authentication failed');
         return;
       }
-      if (connection.userId !== undefined) return connection.send(JSON.stringify({ type: 'authSuccess', user_id: agent.id } satisfies AuthSuccessFrame));
+      if (connection.userId !== undefined) return connection.send(encodeFrame({ type: 'authSuccess', user_id: agent.id }));
       if (connection.socket.readyState !== WebSocket.OPEN) return undefined;
       connection.userId = agent.id;
       connection.agentId = agent.id;
@@ -117,7 +117,7 @@ export class FrameHandlers {
       await this.sessions.add(agent.id, connection);
       const devRoomId = await this.agentTransport.connected(connection, agent);
       const answer: AuthSuccessFrame = { type: 'authSuccess', user_id: agent.id, agent: { id: agent.id, username: agent.username, name: agent.name, dev_room_id: devRoomId ?? '' } };
-      connection.send(JSON.stringify(answer));
+      connection.send(encodeFrame(answer));
       await this.agentTransport.sendPending(connection, agent.id);
       return undefined;
     })();
@@ -159,7 +159,7 @@ export class FrameHandlers {
       this.rooms.leave(chatId, connection);
       return;
     }
-    connection.send(JSON.stringify({ type: 'joined', chat_id: chatId, last_seq: delivered, has_more: hasMore }));
+    connection.send(encodeFrame({ type: 'joined', chat_id: chatId, last_seq: delivered, has_more: hasMore }));
     connection.finishReplay(chatId, delivered);
     // Replies still growing: the text so far, so a client that (re)joins mid-stream catches up.
     for (const snapshot of await this.agents.snapshots(chatId)) connection.send(snapshot);

@@ -3,7 +3,7 @@
  * and validated here, so the gateway only ever sees well-formed frames.
  */
 
-import { maxReplayMessages, type ClientFrame, type ErrorCode, type ErrorFrame, type SendMessageFrame } from '@confab/client/protocol';
+import { maxReplayMessages, type ClientFrame, type ErrorCode, type ErrorFrame, type SendMessageFrame, type ServerFrame } from '@confab/client/protocol';
 
 // The wire constants both sides share live in @confab/client/protocol: frames above maxFrameBytes
 // get a `frame_too_large` error and close 1009 (closeCodes.messageTooBig).
@@ -18,9 +18,14 @@ export type { ClientFrame };
 
 export type ParseResult = { ok: true; frame: ClientFrame } | { ok: false; message: string; ref: string | undefined };
 
+/** Every frame the server sends is one of the contract's ServerFrames, encoded here. */
+export function encodeFrame(frame: ServerFrame): string {
+  return JSON.stringify(frame);
+}
+
 export function errorFrame(code: ErrorCode, message: string, ref?: string): string {
   const frame: ErrorFrame = ref === undefined ? { type: 'error', code, message } : { type: 'error', code, message, ref };
-  return JSON.stringify(frame);
+  return encodeFrame(frame);
 }
 
 const failure = (message: string, ref?: string): ParseResult => ({ ok: false, message, ref });
@@ -99,7 +104,8 @@ function parseFields(type: string, record: Record<string, unknown>): ParseResult
       return { ok: true, frame: { type, chat_id: chatId, text: record['text'] } };
     }
     case 'ping':
-      return { ok: true, frame: { type, timestamp: typeof record['timestamp'] === 'number' ? record['timestamp'] : 0 } };
+      // Echoed in pong exactly as sent (clients use numbers; the server does not interpret it).
+      return { ok: true, frame: { type, timestamp: (record['timestamp'] ?? null) as number } };
     default:
       return failure(`unknown frame type '${type.slice(0, 64)}'`, undefined);
   }

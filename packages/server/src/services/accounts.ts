@@ -1,9 +1,9 @@
 import { ConfabServerError, fieldErrors, validationError, type FieldErrors } from '../errors';
+import { userChannel, type RevokeEvent } from '../realtime/channels';
 import { formatTimestamp, randomAlphanumeric } from '../store/ids';
 import type { UserRow } from '../store/repositories/users';
 import { agentTypes } from './collections/agentTypes';
 import { collectionIds } from './collections/types';
-import type { ChatEvents } from './chatEvents';
 import type { RequestAuth, ServiceContext } from './context';
 import { tooManyRequests } from './limits/rateLimits';
 import { hashPassword, spendDecoyVerification, verifyPassword } from './passwords';
@@ -16,10 +16,7 @@ function signsInWithPassword(user: UserRow): boolean {
 
 /** Accounts: sign-in with its limits, auth and file tokens, password changes and session ends. */
 export class AccountsService {
-  constructor(
-    private readonly context: ServiceContext,
-    private readonly chatEvents: ChatEvents,
-  ) {}
+  constructor(private readonly context: ServiceContext) {}
 
   private nowSeconds(): number {
     return Math.floor(this.context.config.now().getTime() / 1000);
@@ -108,9 +105,10 @@ export class AccountsService {
     await this.endSessions(userId);
   }
 
-  /** Closes the user's sockets on every instance (their tokens no longer work). */
+  /** Closes the user's sockets on every instance (their tokens, or an agent's key, no longer work). */
   async endSessions(userId: string): Promise<void> {
-    await this.chatEvents.revoked(userId);
+    const event: RevokeEvent = { kind: 'revoke' };
+    await this.context.bus.publish(userChannel(userId), event);
   }
 
   /** A refresh needs a valid, current token. */

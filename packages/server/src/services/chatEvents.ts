@@ -1,9 +1,8 @@
-import type { ChatFilesChangedFrame, InvitationsChangedFrame } from '@confab/client/protocol';
-import { userChannel, type ChatListEvent, type RevokeEvent } from '../realtime/channels';
-import type { UserRow } from '../store/repositories/users';
+import type { ChatFilesChangedFrame, InvitationsChangedFrame, ServerFrame, WireChat } from '@confab/client/protocol';
+import { userChannel, type ChatListEvent } from '../realtime/channels';
+import { chatsToJson } from './collections/chats';
 import type { RecordCollection, RecordJson } from './collections/types';
 import type { ServiceContext } from './context';
-import type { RecordsService } from './records';
 
 const guest = { user: undefined, ip: '' };
 
@@ -14,46 +13,38 @@ const guest = { user: undefined, ip: '' };
  * public fields only, so one frame serves every recipient.
  */
 export class ChatEvents {
-  private records: RecordsService | undefined;
-  private users: RecordCollection | undefined;
+  constructor(
+    private readonly context: ServiceContext,
+    private readonly users: RecordCollection,
+  ) {}
 
-  constructor(private readonly context: ServiceContext) {}
-
-  /** The records service is built after the collections that emit events; wire it in late. */
-  attach(records: RecordsService, users: RecordCollection): void {
-    this.records = records;
-    this.users = users;
+  private async render(chatId: string): Promise<RecordJson | undefined> {
+    const row = await this.context.store.chats.findById(chatId);
+    if (row === undefined) return undefined;
+    const [chat] = await chatsToJson(this.context, [row]);
+    if (chat === undefined) return undefined;
+    const participants = chat['participants'] as string[];
+    const admins = chat['admins'] as string[];
+    const people = await this.users.serialize(await this.context.store.users.findManyByIds([...participants]), guest);
+    const byId = new Map(people.map((person) => [person.id, person]));
+    const pick = (ids: string[]) => ids.map((id) => byId.get(id)).filter((person): person is RecordJson => person !== undefined);
+    return { ...chat, expand: { participants: pick(participants), admins: pick(admins) } };
   }
 
-  private async render(actor: UserRow, chatId: string): Promise<RecordJson | undefined> {
-    if (this.records === undefined || this.users === undefined) return undefined;
-    const chat = await this.records.view('chats', { user: actor, ip: '' }, chatId, { expand: 'participants,admins' });
-    // Rendered for the actor, the actor's own entry holds private fields; swap in the public one.
-    const [publicActor] = await this.users.serialize([actor], guest);
-    const expand = chat['expand'] as Record<string, RecordJson[]> | undefined;
-    for (const field of ['participants', 'admins']) {
-      const list = expand?.[field];
-      if (expand !== undefined && list !== undefined && publicActor !== undefined) {
-        expand[field] = list.map((user) => (user.id === actor.id ? publicActor : user));
-      }
-    }
-    return chat;
-  }
-
-  private async send(userIds: Iterable<string>, event: ChatListEvent | RevokeEvent): Promise<void> {
+  private async send(userIds: Iterable<string>, event: ChatListEvent): Promise<void> {
     const sends = [...userIds].map((userId) => this.context.bus.publish(userChannel(userId), event));
     const failures = (await Promise.allSettled(sends)).filter((result) => result.status === 'rejected');
     if (failures.length > 0) this.context.logger.error({ failures: failures.length }, 'chat event publish failed');
   }
 
-  private listEvent(chatId: string, frame: object, detach: boolean): ChatListEvent {
+  private listEvent(chatId: string, frame: ServerFrame, detach: boolean): ChatListEvent {
     return { kind: 'chat_list', chat_id: chatId, frame: JSON.stringify(frame), detach };
   }
 
   /** After a create or update: added users get chat_added, kept ones chat_updated, removed ones chat_removed. */
-  async changed(actor: UserRow, chatId: string, before: readonly string[], after: readonly string[]): Promise<void> {
+  async changed(chatId: string, before: readonly string[], after: readonly string[]): Promise<void> {
     try {
-      const chat = await this.render(actor, chatId);
+      const chat = await this.render(chatId);
       const beforeSet = new Set(before);
       const afterSet = new Set(after);
       const removed = before.filter((id) => !afterSet.has(id));
@@ -63,8 +54,8 @@ export class ChatEvents {
       if (chat === undefined) return;
       const added = after.filter((id) => !beforeSet.has(id));
       const kept = after.filter((id) => beforeSet.has(id));
-      if (added.length > 0) await this.send(added, this.listEvent(chatId, { type: 'chat_added', chat }, false));
-      if (kept.length > 0) await this.send(kept, this.listEvent(chatId, { type: 'chat_updated', chat }, false));
+      if (added.length > 0) await this.send(added, this.listEvent(chatId, { type: 'chat_added', chat: chat as unknown as WireChat }, false));
+      if (kept.length > 0) await this.send(kept, this.listEvent(chatId, { type: 'chat_updated', chat: chat as unknown as WireChat }, false));
     } catch (error) {
       this.context.logger.error({ error: String(error), chatId }, 'chat event failed');
     }
@@ -95,8 +86,4 @@ export class ChatEvents {
     await this.send([userId], this.listEvent(chatId, frame, false));
   }
 
-  /** Tokens of the user were revoked: every instance closes that user's sockets. */
-  async revoked(userId: string): Promise<void> {
-    await this.send([userId], { kind: 'revoke' });
-  }
 }

@@ -64,9 +64,6 @@ export class ChatMembershipService {
     });
     if (before === undefined) throw notFound();
     const after = before.participants.filter((id) => id !== user.id);
-    // The chat is rendered for someone who can still see it: an admin who stays (the rule keeps one).
-    const stayingAdmin = before.admins.find((id) => id !== user.id && after.includes(id)) ?? after[0];
-    const actor = stayingAdmin === undefined ? undefined : await this.context.store.users.findById(stayingAdmin);
-    if (actor !== undefined) await this.chatEvents.changed(actor, chatId, before.participants, after);
+    await this.chatEvents.changed(chatId, before.participants, after);
   }
 }

@@ -33,10 +33,11 @@ export interface Services {
 }
 
 export function createServices(context: ServiceContext): Services {
-  const chatEvents = new ChatEvents(context);
-  const accounts = new AccountsService(context, chatEvents);
+  // Built in dependency order, each from what exists before it: no late wiring.
+  const accounts = new AccountsService(context);
   const passwordResets = new PasswordResetService(context, accounts);
   const users = new UsersCollection(context, accounts);
+  const chatEvents = new ChatEvents(context, users);
   const messaging = new MessagingService(context);
   const uploadQuota = new UploadQuota(context);
   const collections = new Map<string, RecordCollection>([
@@ -46,7 +47,6 @@ export function createServices(context: ServiceContext): Services {
     ['files', new FilesCollection(context, chatEvents)],
   ]);
   const records = new RecordsService(context, collections);
-  chatEvents.attach(records, users);
   const invitations = new InvitationsService(context, accounts, chatEvents);
   const chatMembership = new ChatMembershipService(context, accounts, chatEvents);
   const onboarding = new OnboardingService(context, accounts);

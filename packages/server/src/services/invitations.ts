@@ -101,7 +101,7 @@ export class InvitationsService {
     const members = (await this.context.store.chats.membersOf([chatId])).get(chatId);
     const before = members?.participants ?? [];
     const added = await this.context.store.chats.addParticipant(chatId, user.id, this.now());
-    if (added) await this.chatEvents.changed(user, chatId, before, [...before.filter((id) => id !== user.id), user.id]);
+    if (added) await this.chatEvents.changed(chatId, before, [...before.filter((id) => id !== user.id), user.id]);
     return added;
   }
 

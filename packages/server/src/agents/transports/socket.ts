@@ -1,6 +1,6 @@
 import type { AgentClientFrame, AgentPresenceFrame, NewMessageFrame } from '@confab/client/protocol';
 import { ConfabServerError } from '../../errors';
-import { errorFrame } from '../../realtime/protocol';
+import { encodeFrame, errorFrame } from '../../realtime/protocol';
 import type { Services } from '../../services/index';
 import type { UserRow } from '../../store/repositories/users';
 import { StreamError, type AgentRuntime } from '../runtime';
@@ -90,7 +90,7 @@ export class AgentSocketTransport {
           // Like send_message: a socket not joined to the chat still learns its reply was stored.
           if (message !== undefined && connection.joined?.has(message.chat_id) !== true) {
             const stored: NewMessageFrame = { type: 'new_message', message, stream_id: frame.stream_id };
-            connection.send(JSON.stringify(stored));
+            connection.send(encodeFrame(stored));
           }
           return undefined;
         }

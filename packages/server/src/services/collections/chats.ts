@@ -53,6 +53,30 @@ function readAgentPermissions(value: unknown): string | undefined {
   return JSON.stringify({ confab_agents: record['confab_agents'] !== false, developer_agents: record['developer_agents'] === true });
 }
 
+/** Chat records as the record API sends them (the same for every reader: membership decides who reads). */
+export async function chatsToJson(context: ServiceContext, chats: readonly ChatRow[]): Promise<RecordJson[]> {
+  const members = await context.store.chats.membersOf(chats.map((chat) => chat.id));
+  return chats.map((chat) => ({
+    id: chat.id,
+    collectionId: collectionIds.chats,
+    collectionName: 'chats',
+    name: chat.name,
+    description: chat.description,
+    creator: chat.creator ?? '',
+    participants: members.get(chat.id)?.participants ?? [],
+    admins: members.get(chat.id)?.admins ?? [],
+    email_address: chat.email_address,
+    inbox_address: `${chat.email_address}@${context.config.mailDomain}`,
+    is_inbox: booleanOf(chat.is_inbox),
+    auto_route_enabled: booleanOf(chat.auto_route_enabled),
+    auto_route_agent: chat.auto_route_agent,
+    agent_permissions: parseJson(chat.agent_permissions) ?? { confab_agents: true, developer_agents: false },
+    last_seq: Number(chat.last_seq),
+    created: chat.created,
+    updated: chat.updated,
+  }));
+}
+
 /** Rules of the chats collection: participants read; any user creates; admins update and delete. */
 export class ChatsCollection implements RecordCollection {
   readonly name = 'chats';
@@ -71,27 +95,7 @@ export class ChatsCollection implements RecordCollection {
   }
 
   async serialize(rows: readonly unknown[], _auth: RequestAuth): Promise<RecordJson[]> {
-    const chats = rows as ChatRow[];
-    const members = await this.context.store.chats.membersOf(chats.map((chat) => chat.id));
-    return chats.map((chat) => ({
-      id: chat.id,
-      collectionId: this.id,
-      collectionName: this.name,
-      name: chat.name,
-      description: chat.description,
-      creator: chat.creator ?? '',
-      participants: members.get(chat.id)?.participants ?? [],
-      admins: members.get(chat.id)?.admins ?? [],
-      email_address: chat.email_address,
-      inbox_address: `${chat.email_address}@${this.context.config.mailDomain}`,
-      is_inbox: booleanOf(chat.is_inbox),
-      auto_route_enabled: booleanOf(chat.auto_route_enabled),
-      auto_route_agent: chat.auto_route_agent,
-      agent_permissions: parseJson(chat.agent_permissions) ?? { confab_agents: true, developer_agents: false },
-      last_seq: Number(chat.last_seq),
-      created: chat.created,
-      updated: chat.updated,
-    }));
+    return chatsToJson(this.context, rows as ChatRow[]);
   }
 
   private async validateMembers(errors: FieldErrors, field: string, ids: string[] | null | undefined): Promise<void> {
@@ -166,7 +170,7 @@ export class ChatsCollection implements RecordCollection {
       },
       members,
     );
-    await this.events.changed(auth.user, id, [], members.participants);
+    await this.events.changed(id, [], members.participants);
     return { id };
   }
 
@@ -216,7 +220,7 @@ export class ChatsCollection implements RecordCollection {
       { ...changes, updated: formatTimestamp(this.context.config.now()) },
       { ...(participants ? { participants } : {}), ...(admins ? { admins } : {}) },
     );
-    await this.events.changed(auth.user, id, current.participants, participants ?? current.participants);
+    await this.events.changed(id, current.participants, participants ?? current.participants);
   }
 
   async delete(auth: RequestAuth, id: string): Promise<void> {

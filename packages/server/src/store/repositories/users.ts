@@ -10,6 +10,11 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  async findManyByIds(ids: readonly string[]): Promise<UserRow[]> {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('users').selectAll().where('id', 'in', [...ids]).execute();
+  }
+
   /** Identity is a username (any case) or an e-mail (stored lower-cased). */
   async findByIdentity(identity: string): Promise<UserRow | undefined> {
     const lowered = identity.trim().toLowerCase();
