@@ -1,7 +1,8 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import type { ConfabClient } from '@confab/client';
-import { ChatHome, CompleteAccountPage, CreateChatScreen, ForgotPasswordScreen } from '@confab/chat-ui';
-import { ChatLayout, ChatOptionsRoute, ChatRoute, InviteUserRoute } from './routes/ChatRoutes';
+import { ChatHome, CompleteAccountPage, ForgotPasswordScreen } from '@confab/chat-ui';
+import { AgentsRoute, ConfabAgentsRoute } from './routes/AgentRoutes';
+import { ChatLayout, ChatOptionsRoute, ChatRoute, InviteUserRoute, NewChatRoute } from './routes/ChatRoutes';
 import { CompleteSignupRoute } from './routes/CompleteSignupRoute';
 import { HomeRoute } from './routes/HomeRoute';
 import { JoinRoute } from './routes/JoinRoute';
@@ -28,6 +29,8 @@ export function createAppRouter(client: ConfabClient) {
         { path: 'reset-password', element: <ResetPasswordRoute /> },
         { path: 'join', element: <JoinRoute /> },
         { path: 'profile', element: <ProfileRoute /> },
+        { path: 'agents', element: <AgentsRoute /> },
+        { path: 'admin/confab-agents', element: <ConfabAgentsRoute /> },
         { path: 'complete-account', element: <CompleteAccountPage /> },
         { path: 'complete-signup', element: <CompleteSignupRoute /> },
         { path: 'join/:token', element: <JoinRoute /> },
@@ -36,7 +39,7 @@ export function createAppRouter(client: ConfabClient) {
           element: <ChatLayout />,
           children: [
             { index: true, element: <ChatHome /> },
-            { path: 'new', element: <CreateChatScreen /> },
+            { path: 'new', element: <NewChatRoute /> },
             { path: ':id', element: <ChatRoute /> },
             { path: ':id/options', element: <ChatOptionsRoute /> },
             { path: ':id/invite', element: <InviteUserRoute /> },

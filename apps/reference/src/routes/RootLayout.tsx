@@ -14,7 +14,7 @@ export function RootLayout({ client }: RootLayoutProps) {
     (to, options) => {
       // flushSync: the new screen is on the page by the time the URL changes, so nothing (a
       // person, an assistive technology, a browser test) sees the new URL over the old screen.
-      void routerNavigate(to, { replace: options?.replace === true, flushSync: true });
+      void routerNavigate(to, { replace: options?.replace === true, state: options?.state, flushSync: true });
     },
     [routerNavigate],
   );
