@@ -131,24 +131,24 @@ export class FrameHandlers {
 
   private async join(connection: Connection, userId: string, frame: FrameOf<'join_chat'>): Promise<void> {
     const chatId = frame.chat_id;
-    const chats = this.services.context.store.chats;
-    if (!(await chats.isParticipant(chatId, userId))) {
+    const messaging = this.services.messaging;
+    if (!(await messaging.mayRead(chatId, userId))) {
       return connection.send(errorFrame('not_a_participant', 'you are not a participant of this chat', chatId));
     }
     // Subscribed first: live messages buffer while the replay reads the log, then de-duplicate by seq.
     connection.startReplay(chatId);
     await this.rooms.join(chatId, connection);
     // A removal that committed while this join ran might have missed this socket; check again.
-    if (!(await chats.isParticipant(chatId, userId))) {
+    if (!(await messaging.mayRead(chatId, userId))) {
       if (connection.leave(chatId)) this.rooms.leave(chatId, connection);
       return connection.send(errorFrame('not_a_participant', 'you are not a participant of this chat', chatId));
     }
     let delivered: number;
     let hasMore = false;
     if (frame.after_seq === undefined) {
-      delivered = (await chats.lastSeq(chatId)) ?? 0;
+      delivered = await messaging.lastSeq(chatId);
     } else {
-      const frames = await this.services.messaging.framesAfter(chatId, frame.after_seq, replayLimit + 1);
+      const frames = await messaging.framesAfter(chatId, frame.after_seq, replayLimit + 1);
       hasMore = frames.length > replayLimit;
       const replay = frames.slice(0, replayLimit);
       if (connection.joined?.get(chatId) !== replaying) return;
@@ -170,7 +170,7 @@ export class FrameHandlers {
     const errors: FieldErrors = {};
     validateContent(errors, 'content', frame.content);
     if (Object.keys(errors).length > 0) return connection.send(errorFrame('invalid_message', invalidMessageText(errors), ref));
-    const author = await this.services.context.store.users.findById(userId);
+    const author = await this.services.accounts.findUser(userId);
     if (author === undefined) return connection.socket.close(closeCodes.authenticationFailed, 'Account removed');
     let posted;
     try {

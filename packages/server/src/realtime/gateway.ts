@@ -66,7 +66,7 @@ export class Gateway {
     this.rooms = new RoomRegistry({
       bus: services.context.bus,
       load: (chatId, afterSeq, limit) => services.messaging.framesAfter(chatId, afterSeq, limit),
-      lastSeq: async (chatId) => (await services.context.store.chats.lastSeq(chatId)) ?? 0,
+      lastSeq: (chatId) => services.messaging.lastSeq(chatId),
       onError,
     });
     this.sessions = new UserSessions(services.context.bus, (connections, event) => this.onUserEvent(connections, event));

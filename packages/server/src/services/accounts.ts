@@ -111,6 +111,11 @@ export class AccountsService {
     await this.context.bus.publish(userChannel(userId), event);
   }
 
+  /** The account with this id, if it still exists (a socket's user may be deleted while connected). */
+  async findUser(userId: string): Promise<UserRow | undefined> {
+    return this.context.store.users.findById(userId);
+  }
+
   /** A refresh needs a valid, current token. */
   requireUser(auth: RequestAuth): UserRow {
     if (auth.user === undefined) throw new ConfabServerError('unauthorized', 'The request requires valid record authorization token.');

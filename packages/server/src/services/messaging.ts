@@ -90,6 +90,16 @@ export class MessagingService {
     return JSON.stringify(frame);
   }
 
+  /** Whether the user reads the chat's messages live (participants only; agents get mentions instead). */
+  async mayRead(chatId: string, userId: string): Promise<boolean> {
+    return this.context.store.chats.isParticipant(chatId, userId);
+  }
+
+  /** The chat's newest seq (0 for an empty or unknown chat). */
+  async lastSeq(chatId: string): Promise<number> {
+    return (await this.context.store.chats.lastSeq(chatId)) ?? 0;
+  }
+
   /** Stored messages after `afterSeq` as ready frames, in seq order. */
   async framesAfter(chatId: string, afterSeq: number, limit: number): Promise<{ seq: number; frame: string }[]> {
     const rows = await this.context.store.messages.listAfterSeq(chatId, afterSeq, limit);

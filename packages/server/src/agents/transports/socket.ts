@@ -45,7 +45,7 @@ export class AgentSocketTransport {
   async disconnected(agentId: string): Promise<void> {
     if (!(await this.runtime.presence.disconnected(agentId))) return;
     if (await this.runtime.presence.isOnline(agentId)) return;
-    const agent = await this.services.context.store.users.findById(agentId);
+    const agent = await this.services.accounts.findUser(agentId);
     if (agent !== undefined) await this.announce(agent, 'offline');
   }
 
@@ -72,7 +72,7 @@ export class AgentSocketTransport {
   }
 
   private async apply(connection: AgentConnection, frame: AgentFrame): Promise<void> {
-    const agent = connection.agentId === undefined ? undefined : await this.services.context.store.users.findById(connection.agentId);
+    const agent = connection.agentId === undefined ? undefined : await this.services.accounts.findUser(connection.agentId);
     if (agent === undefined) {
       return connection.send(errorFrame('not_allowed', `${frame.type} is for agents: authenticate with authenticate_with_api_key`, frame.type));
     }
