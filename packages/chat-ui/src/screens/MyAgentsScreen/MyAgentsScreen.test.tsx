@@ -153,7 +153,7 @@ describe('MyAgentsScreen', () => {
       expect(quickstart).toHaveTextContent(step.command);
     }
     expect(quickstart).toHaveTextContent('npx @confab/cli login --server http://confab.test --username alice');
-    expect(quickstart).toHaveTextContent('npx @confab/cli run --agent echo_bot');
+    expect(quickstart).toHaveTextContent('CONFAB_AGENT_KEY=<your key> npx @confab/cli run --agent echo_bot');
   });
 });
 
@@ -163,7 +163,7 @@ describe('quickstartSteps', () => {
     expect(commands).toEqual([
       'npx @confab/cli login --server https://confab.example --username ann',
       'npx @confab/cli agents create "My Agent"',
-      'npx @confab/cli init my-agent && cd my-agent && npm install',
+      'npx @confab/cli init my-agent --agent my_agent && cd my-agent && npm install',
       'npx @confab/cli run --agent my_agent',
     ]);
   });

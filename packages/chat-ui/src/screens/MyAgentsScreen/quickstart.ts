@@ -24,13 +24,25 @@ export interface QuickstartStep {
   command: string;
 }
 
+/** Where the key copied from this page goes: `confab run` reads it from this variable. */
+export const agentKeyVariable = 'CONFAB_AGENT_KEY';
+
+/**
+ * The steps, as packages/cli names its commands: `agents create` saves the new key for `run`; an
+ * agent created on this page instead passes the key it showed through CONFAB_AGENT_KEY.
+ */
 export function quickstartSteps({ serverUrl, username, agentUsername }: QuickstartInput): QuickstartStep[] {
   const agent = agentUsername ?? 'my_agent';
   const steps: QuickstartStep[] = [{ title: 'Sign in from your terminal', command: `${cliCommand} login --server ${serverUrl} --username ${username}` }];
-  if (!agentUsername) steps.push({ title: 'Create an agent (or use the form above)', command: `${cliCommand} agents create "My Agent"` });
+  if (!agentUsername) steps.push({ title: 'Create an agent (its key is saved for run)', command: `${cliCommand} agents create "My Agent"` });
+  steps.push({
+    title: 'Start from the agent template',
+    command: `${cliCommand} init ${starterFolder} --agent ${agent} && cd ${starterFolder} && npm install`,
+  });
   steps.push(
-    { title: 'Start from the agent template', command: `${cliCommand} init ${starterFolder} && cd ${starterFolder} && npm install` },
-    { title: `Run it: @${agent} answers mentions while this runs`, command: `${cliCommand} run --agent ${agent}` },
+    agentUsername
+      ? { title: `Run it with the key shown here: @${agent} answers mentions while this runs`, command: `${agentKeyVariable}=<your key> ${cliCommand} run --agent ${agent}` }
+      : { title: `Run it: @${agent} answers mentions while this runs`, command: `${cliCommand} run --agent ${agent}` },
   );
   return steps;
 }
