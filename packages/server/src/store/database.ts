@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
@@ -59,7 +58,12 @@ async function openPostgres(databaseUrl: string): Promise<ConfabDatabase> {
   return { db, dialect: 'postgres', ...(target.schema === undefined ? {} : { schema: target.schema }), close: () => db.destroy() };
 }
 
-function openSqlite(dataDir: string): ConfabDatabase {
+/**
+ * better-sqlite3 is a native module, loaded only when SQLite is used: a server on PostgreSQL runs
+ * on any Node version without it built for that version.
+ */
+async function openSqlite(dataDir: string): Promise<ConfabDatabase> {
+  const { default: BetterSqlite3 } = await import('better-sqlite3');
   const connection = new BetterSqlite3(join(dataDir, 'confab.db'));
   connection.pragma('journal_mode = WAL');
   connection.pragma('busy_timeout = 5000');
@@ -74,7 +78,7 @@ export async function openDatabase(options: { databaseUrl: string | undefined; d
   const database =
     options.databaseUrl !== undefined && /^postgres(ql)?:/.test(options.databaseUrl)
       ? await openPostgres(options.databaseUrl)
-      : openSqlite(options.dataDir);
+      : await openSqlite(options.dataDir);
   try {
     await migrateToLatest(database.db as Kysely<unknown>, database.schema);
   } catch (error) {
