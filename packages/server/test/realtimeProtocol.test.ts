@@ -202,6 +202,16 @@ describe.each(variants)('realtime protocol ($name)', (variant) => {
     expect(await socket.next((frame) => frame.type === 'pong' && frame['timestamp'] === 'after')).toBeDefined();
   });
 
+  it('names the refused frame in rate_limited: a flooded send fails its own message by client_id', async () => {
+    const ann = await registerUser(testServer);
+    const chat = await createChat(ann, { name: 'Flooded sends' });
+    const socket = await connect(ann.pb.authStore.token);
+    for (let index = 0; index < 60; index += 1) socket.send({ type: 'send_message', chat_id: chat.id, content: `m${index}`, client_id: `flood-${index}` });
+    const limited = await socket.collect((frame) => frame.type === 'error' && frame['code'] === 'rate_limited', 500);
+    expect(limited.length).toBeGreaterThan(0);
+    for (const frame of limited) expect(String(frame['ref'])).toMatch(/^flood-\d+$/);
+  });
+
   it('stops a removed participant receiving within 1 s and tells them chat_removed', async () => {
     const ann = await registerUser(testServer);
     const bob = await registerUser(testServer);

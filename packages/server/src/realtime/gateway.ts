@@ -7,7 +7,7 @@ import type { Services } from '../services/index';
 import type { UserEvent } from './channels';
 import { Connection, type ConnectionLimits } from './connection';
 import { FrameHandlers } from './frameHandlers';
-import { closeCodes, errorFrame, maxFrameBytes, parseClientFrame } from './protocol';
+import { closeCodes, errorFrame, maxFrameBytes, parseClientFrame, refOf } from './protocol';
 import { RoomRegistry } from './rooms';
 import { gatewayPath, originAllowed, pathOf } from './upgrade';
 import { UserSessions } from './userSessions';
@@ -108,15 +108,17 @@ export class Gateway {
       connection.socket.close(closeCodes.messageTooBig, 'Frame too large');
       return;
     }
-    if (!connection.allowFrame(Date.now())) {
-      connection.send(errorFrame('rate_limited', 'too many frames; slow down'));
-      return;
-    }
     if (isBinary) {
       connection.send(errorFrame('invalid_frame', 'binary frames are not supported; send JSON text frames'));
       return;
     }
     const parsed = parseClientFrame(textOf(data));
+    // Counted whether or not it parses; refused with the ref of the frame it refuses, so a
+    // client fails that very message at once instead of waiting for a timeout.
+    if (!connection.allowFrame(Date.now())) {
+      connection.send(errorFrame('rate_limited', 'too many frames; slow down', parsed.ok ? refOf(parsed.frame) : parsed.ref));
+      return;
+    }
     if (!parsed.ok) {
       connection.send(errorFrame('invalid_frame', parsed.message, parsed.ref));
       return;

@@ -111,6 +111,26 @@ function parseFields(type: string, record: Record<string, unknown>): ParseResult
   }
 }
 
+/** What an error about this frame names as `ref`: the id its sender will look for. */
+export function refOf(frame: ClientFrame): string {
+  switch (frame.type) {
+    case 'send_message':
+      return frame.client_id ?? frame.type;
+    case 'join_chat':
+    case 'leave_chat':
+    case 'agent_status':
+      return frame.chat_id;
+    case 'stream_start':
+    case 'stream_append':
+    case 'stream_end':
+      return frame.stream_id;
+    case 'mention_ack':
+      return frame.mention_id;
+    default:
+      return frame.type;
+  }
+}
+
 /** Parses one text frame; every way it can be wrong has its own clear message. */
 export function parseClientFrame(text: string): ParseResult {
   let value: unknown;
