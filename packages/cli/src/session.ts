@@ -2,9 +2,10 @@
  * Where the CLI keeps its session: `$CONFAB_CONFIG_DIR/session.json` (default ~/.config/confab),
  * readable only by the user because it holds an auth token.
  */
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { CliError } from './output';
 
 export interface Session {
   server: string;
@@ -30,9 +31,25 @@ export async function readSession(): Promise<Session | null> {
   }
 }
 
+/** The stored session, or a clear refusal for commands that act as the signed-in person. */
+export async function requireSession(): Promise<Session> {
+  const session = await readSession();
+  if (!session) throw new CliError('Not logged in. Run `confab login` first.');
+  return session;
+}
+
 export async function writeSession(session: Session): Promise<void> {
-  await mkdir(configDir(), { recursive: true, mode: 0o700 });
-  await writeFile(sessionFile(), JSON.stringify(session, null, 2), { mode: 0o600 });
+  await writePrivateFile(sessionFile(), JSON.stringify(session, null, 2));
+}
+
+/**
+ * Writes a file only the user can read (0600) in a directory only the user can list (0700). The
+ * chmod covers a file that already existed with a wider mode: `mode` applies only on creation.
+ */
+export async function writePrivateFile(path: string, content: string): Promise<void> {
+  await mkdir(join(path, '..'), { recursive: true, mode: 0o700 });
+  await writeFile(path, content, { mode: 0o600 });
+  await chmod(path, 0o600);
 }
 
 export async function clearSession(): Promise<void> {

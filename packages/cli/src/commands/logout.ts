@@ -1,13 +1,17 @@
 import { Command } from 'commander';
 import { clearSession } from '../session';
-import { print } from '../output';
+import { print, runAction } from '../output';
 
+/** `confab logout`: forgets the session (saved agent keys stay: they belong to the agents). */
 export function logoutCommand(): Command {
   return new Command('logout')
     .description('forget the stored session')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
-      await clearSession();
-      print(Boolean(options.json), { loggedOut: true }, 'Logged out');
+      const json = Boolean(options.json);
+      await runAction(json, async () => {
+        await clearSession();
+        print(json, { loggedOut: true }, 'Logged out');
+      });
     });
 }

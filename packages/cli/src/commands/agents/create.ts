@@ -1,0 +1,60 @@
+import { Command } from 'commander';
+import { saveAgentKey } from '../../agentKeys';
+import { explainSessionError, personClient } from '../../clients';
+import { parseAgentName, parseAgentUsername, parseDescription } from '../../parse';
+import { requireSession } from '../../session';
+import { note, print, runAction } from '../../output';
+
+interface CreateOptions {
+  description?: string;
+  username?: string;
+  devRoomOnly?: boolean;
+  json?: boolean;
+}
+
+/**
+ * `confab agents create <name>`: prints the new agent's API key this once, with a warning, and
+ * saves it (0600) for `confab run` and `confab post`.
+ */
+export function agentsCreateCommand(): Command {
+  return new Command('create')
+    .description('create a developer agent and save its API key for `confab run`')
+    .argument('<name>', 'display name, e.g. "Echo Bot"')
+    .option('-d, --description <text>', 'what the agent does (≤ 500 characters)')
+    .option('-u, --username <username>', 'its @username (default: derived from the name)')
+    .option('--dev-room-only', 'reachable only in its dev room, not site-wide')
+    .option('--json', 'print JSON')
+    .action(async (rawName: string, options: CreateOptions) => {
+      const json = Boolean(options.json);
+      await runAction(json, async () => {
+        const name = parseAgentName(rawName);
+        const description = options.description === undefined ? undefined : parseDescription(options.description);
+        const username = options.username === undefined ? undefined : parseAgentUsername(options.username);
+        const session = await requireSession();
+        const client = personClient(session);
+        const { agent, api_key: apiKey } = await client.agents
+          .create({
+            name,
+            ...(description === undefined ? {} : { description }),
+            ...(username === undefined ? {} : { username }),
+            siteWideAvailable: !options.devRoomOnly,
+          })
+          .catch((error: unknown) => {
+            throw explainSessionError(error);
+          });
+        const keyFile = await saveAgentKey({ username: agent.username, agentId: agent.id, server: session.server, apiKey });
+        print(
+          json,
+          { agent, api_key: apiKey, key_file: keyFile },
+          [
+            `Created @${agent.username} (${agent.name}).`,
+            '',
+            `  API key: ${apiKey}`,
+            '',
+            `Saved to ${keyFile} for \`confab run --agent ${agent.username}\`.`,
+          ].join('\n'),
+        );
+        note('Keep this key secret: it is shown only now. Anyone holding it can act as the agent (`confab agents rotate-key` replaces it).');
+      });
+    });
+}

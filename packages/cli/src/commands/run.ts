@@ -1,0 +1,122 @@
+import { access } from 'node:fs/promises';
+import { relative, resolve } from 'node:path';
+import { Command } from 'commander';
+import { agentErrorCodes, connectAgent } from '@confab/client/agent';
+import type { AgentConnection, AgentWebSocketConstructor, MentionHandler } from '@confab/client/agent';
+import { resolveAgentCredentials } from '../agentCredentials';
+import type { AgentCredentials } from '../agentCredentials';
+import { webSocketConstructor } from '../clients';
+import { importHandler, watchHandler } from '../run/handlerModule';
+import { RunLog } from '../run/runLog';
+import { onStopSignal, exitWhenDrained } from '../stop';
+import { CliError, errorMessage, runAction } from '../output';
+
+interface RunOptions {
+  agent?: string;
+  key?: string;
+  server?: string;
+  watch: boolean;
+  json?: boolean;
+}
+
+/**
+ * `confab run [handler] --agent <username>`: connects the agent with its key and calls the
+ * handler module's default export for every mention; reloads the module when the file changes;
+ * a handler that throws is logged and the agent keeps running; Ctrl+C closes and exits 0.
+ */
+export function runCommand(): Command {
+  return new Command('run')
+    .description('run a local agent: its handler is called for every mention')
+    .argument('[handler]', 'module whose default export is async (mention, reply) => …', './agent.mjs')
+    .option('-a, --agent <username>', 'the agent to run as (its saved key is used)')
+    .option('-k, --key <apiKey>', 'the agent API key instead of the saved one (prefer CONFAB_AGENT_KEY)')
+    .option('-s, --server <url>', "server URL (or CONFAB_SERVER; default: the session's)")
+    .option('--no-watch', 'do not reload the handler when its file changes')
+    .option('--json', 'print NDJSON: one {"event": …} object per line')
+    .action(async (handlerArgument: string, options: RunOptions) => {
+      const json = Boolean(options.json);
+      await runAction(json, async () => {
+        const file = resolve(handlerArgument);
+        const shown = relative(process.cwd(), file) || file;
+        await access(file).catch(() => {
+          throw new CliError(`No handler at ${shown}. \`confab init\` creates a project with one, or name the file: confab run path/to/agent.mjs`);
+        });
+        const credentials = await resolveAgentCredentials(options);
+        let handler = await importHandler(file).catch((error: unknown) => {
+          throw new CliError(errorMessage(error));
+        });
+        const log = new RunLog(json);
+        log.connecting(credentials.server, shown);
+        const agent = connectAgent({
+          url: credentials.server,
+          apiKey: credentials.apiKey,
+          WebSocket: webSocketConstructor() as unknown as AgentWebSocketConstructor,
+          logger: { error: () => {} }, // every failure also arrives as an 'error' event, logged in runUntilStopped
+        });
+        const stopWatching = options.watch
+          ? watchHandler(file, () => {
+              importHandler(file).then(
+                (reloaded) => {
+                  handler = reloaded;
+                  log.reloaded(shown);
+                },
+                (error: unknown) => log.error(`${errorMessage(error)} (still running the previous version)`),
+              );
+            })
+          : () => {};
+        // The module in use when the mention arrives: a reload between two mentions takes effect at once.
+        const current: MentionHandler = (mention, reply) => handler(mention, reply);
+        try {
+          const signal = await runUntilStopped(agent, current, log, credentials);
+          log.stopped(signal);
+        } finally {
+          stopWatching();
+          await agent.close();
+        }
+        exitWhenDrained(0);
+      });
+    });
+}
+
+/**
+ * Runs the handler and logs the agent's events until Ctrl+C (resolves with the signal), or until
+ * the agent cannot run: a refused key, at start or later (rotated, deleted), or a key of another
+ * agent than --agent (rejects with the reason).
+ */
+function runUntilStopped(agent: AgentConnection, handler: MentionHandler, log: RunLog, credentials: AgentCredentials): Promise<NodeJS.Signals> {
+  const stop = onStopSignal();
+  const unsubscribe: (() => void)[] = [];
+  const running = new Promise<NodeJS.Signals>((resolveRun, rejectRun) => {
+    let connectedBefore = false;
+    let lastError = 'The agent stopped.';
+    unsubscribe.push(
+      agent.on('connected', ({ identity }) => {
+        if (credentials.username !== null && identity.username !== credentials.username) {
+          rejectRun(new CliError(`This key belongs to @${identity.username}, not @${credentials.username}.`));
+          return;
+        }
+        log.connected(identity, credentials.server, connectedBefore);
+        connectedBefore = true;
+      }),
+      agent.on('disconnected', ({ code, retryInMs }) => log.disconnected(code, retryInMs)),
+      agent.on('mention', ({ mention }) => log.mention(mention)),
+      agent.on('reply', ({ mention, message, streamed }) => log.reply(mention, message, streamed)),
+      agent.on('error', ({ error, mention }) => {
+        lastError = error.message;
+        // A refused key ends the run: the one error handler prints it, once.
+        if (error.code !== agentErrorCodes.invalidApiKey) log.error(error.message, mention);
+      }),
+      agent.on('status', ({ status }) => {
+        // The SDK reports why (the error event, the ready rejection) just after this event.
+        if (status === 'closed') setImmediate(() => rejectRun(new CliError(lastError)));
+      }),
+    );
+    agent.ready.catch((error: unknown) => rejectRun(new CliError(errorMessage(error))));
+    void stop.stopped.then(resolveRun);
+  });
+  agent.onMention(handler);
+  return running.finally(() => {
+    stop.dispose();
+    for (const off of unsubscribe) off();
+  });
+}
