@@ -371,4 +371,31 @@ describe.each(variants)('agents ($name)', (variant) => {
       expect(final['message']).toMatchObject({ content: 'hosted says: @helper summarise', author_username: 'helper', is_agent: true });
     });
   });
+
+  it('closes a stream left without an append for 60 s with what it has', async () => {
+    let offsetMs = 0;
+    const clocked = await startTestServer(variant, { now: () => new Date(Date.now() + offsetMs) });
+    try {
+      const owner = await registerUser(clocked);
+      const chat = await createChat(owner, { name: 'Idle stream' });
+      await allowDeveloperAgents(owner, chat.id);
+      const created = await createAgent(clocked.url, owner, { name: 'Dozer' });
+      const { socket: agentSide } = await agentSocket(clocked.url, created.api_key);
+      track(agentSide);
+      const ownerSide = track(await authenticatedSocket(clocked.url, owner.pb.authStore.token));
+      await ownerSide.join(chat.id);
+      await postMessage(owner, chat.id, `@${created.agent.username} start something`);
+      await agentSide.nextOfType('mention');
+      agentSide.send({ type: 'stream_start', chat_id: chat.id, stream_id: 'dozing' });
+      agentSide.send({ type: 'stream_append', stream_id: 'dozing', text: 'half a thought' });
+      await ownerSide.nextOfType('stream_delta');
+      offsetMs = 61_000;
+      // The sweep runs every 5 s on every instance; the first to claim the stream stores it.
+      const final = await ownerSide.next((frame) => frame.type === 'new_message' && frame['stream_id'] === 'dozing', 8_000);
+      expect(final['message']).toMatchObject({ content: 'half a thought', author_id: created.agent.id });
+      expect(await clocked.probe.count('agent_streams')).toBe(0);
+    } finally {
+      await clocked.close();
+    }
+  }, 20_000);
 });
