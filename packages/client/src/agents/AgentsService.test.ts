@@ -133,12 +133,19 @@ describe("the user's agents in the store", () => {
       const echo = buildAgentView({ username: 'echo' });
       server.agents.agents = [echo];
       await live.agents.mine();
+      // Its first connection made its dev room: coming online reloads the list to show it.
+      server.agents.agents = [{ ...echo, status: 'online', dev_room_id: 'devroom00000001' }];
       gateway.push({ type: 'agent_presence', agent_id: echo.id, status: 'online' });
       await waitUntil(() => live.store.getState().agents[0]?.status === 'online', 'the agent to be online');
+      await waitUntil(() => live.store.getState().agents[0]?.dev_room_id === 'devroom00000001', 'its dev room');
+      const loads = server.requests.filter((request) => request.path === '/api/agents/mine').length;
       gateway.push({ type: 'agent_presence', agent_id: 'someone_else', status: 'online' });
       gateway.push({ type: 'agent_presence', agent_id: echo.id, status: 'offline' });
       await waitUntil(() => live.store.getState().agents[0]?.status === 'offline', 'the agent to be offline');
       expect(live.store.getState().agents).toHaveLength(1);
+      gateway.push({ type: 'agent_presence', agent_id: echo.id, status: 'online' });
+      await waitUntil(() => live.store.getState().agents[0]?.status === 'online', 'the agent to be online again');
+      expect(server.requests.filter((request) => request.path === '/api/agents/mine')).toHaveLength(loads);
     } finally {
       live.logout();
       await gateway.close();

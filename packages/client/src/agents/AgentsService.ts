@@ -81,14 +81,14 @@ export class AgentsService {
     this.now = dependencies.now ?? (() => Date.now());
     const { realtime, store } = dependencies;
     realtime.on('agent_presence', ({ agent_id, status }) => {
-      store.setState((state) => {
-        const index = state.agents.findIndex((agent) => agent.id === agent_id);
-        const current = state.agents[index];
-        if (current === undefined || current.status === status) return {};
-        const agents = [...state.agents];
-        agents[index] = { ...current, status };
-        return { agents };
-      });
+      const index = store.getState().agents.findIndex((agent) => agent.id === agent_id);
+      const current = store.getState().agents[index];
+      if (current === undefined || current.status === status) return;
+      const agents = [...store.getState().agents];
+      agents[index] = { ...current, status };
+      store.setState({ agents });
+      // An agent's first connection creates its dev room, which the frame does not carry.
+      if (status === 'online' && current.dev_room_id === '') void this.mine().catch(() => {});
     });
     // Another session must not see this one's agents or searches (search results depend on who asks).
     store.subscribe((state, previous) => {
