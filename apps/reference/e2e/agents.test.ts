@@ -2,8 +2,14 @@
  * Agents end to end (issue 9): a developer signs up, creates an agent on My Agents and sees its
  * key once; the admin page is for admins, where the first account creates and deletes a hosted
  * agent; and an agent run with the SDK in this process is picked from the message input's
- * autocomplete, says what it is doing, and streams its reply, which a second person sees too.
+ * autocomplete, says what it is doing, and streams its reply, which a second person sees too; and a
+ * handler run with the built `confab run` answers a mention typed in the browser.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import PocketBase from 'pocketbase';
 import type { Page } from 'playwright-core';
 import { WebSocket } from 'ws';
@@ -263,5 +269,79 @@ describeBrowser('agents in Chromium', () => {
     await page.reload();
     await log.getByRole('article', { name: 'Greeter (Agent)' }).waitFor();
     expect(await log.getByText('@greeter_bot nice to meet you', { exact: true }).count()).toBe(1);
+  });
+
+  it('a handler run with `confab run` (the built CLI) answers a mention typed in the browser with a streamed reply', { timeout: 120_000 }, async () => {
+    const cli = fileURLToPath(new URL('../../../packages/cli/dist/index.js', import.meta.url));
+    if (!existsSync(cli)) throw new Error(`The built CLI (${cli}) is missing: run the README's test command.`);
+    const pb = new PocketBase(stack.baseUrl);
+    const developer = newAccount('runner');
+    await pb.collection('users').create({ ...developer, passwordConfirm: developer.password });
+    await pb.collection('users').authWithPassword(developer.username, developer.password);
+    const chat = await pb.collection('chats').create({ name: 'Run playground', agent_permissions: { confab_agents: true, developer_agents: true } });
+    const created = await fetch(`${stack.baseUrl}/api/agents`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${pb.authStore.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Shouter', username: 'shouter' }),
+    });
+    const { api_key: apiKey } = (await created.json()) as AgentKeyAnswer;
+
+    // The developer's own code: a handler module, as `confab init` writes one.
+    const project = mkdtempSync(join(tmpdir(), 'confab-run-e2e-'));
+    const handler = join(project, 'agent.mjs');
+    writeFileSync(
+      handler,
+      [
+        'export default async (mention, reply) => {',
+        "  reply.status('is shouting…');",
+        '  const stream = reply.stream();',
+        "  for (const word of mention.content.replace(/@shouter\\s*/, '').split(' ')) {",
+        "    stream.write(word.toUpperCase() + ' ');",
+        '    await new Promise((resolve) => setTimeout(resolve, 150));',
+        '  }',
+        '  await stream.end();',
+        '};',
+        '',
+      ].join('\n'),
+    );
+    let child: ChildProcess | undefined;
+    try {
+      child = spawn(process.execPath, [cli, 'run', handler, '--agent', 'shouter', '--server', stack.baseUrl, '--json'], {
+        env: { ...process.env, CONFAB_AGENT_KEY: apiKey, CONFAB_CONFIG_DIR: project },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let log = '';
+      child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+      await expect.poll(async () => {
+        const mine = (await (await fetch(`${stack.baseUrl}/api/agents/mine`, { headers: { Authorization: `Bearer ${pb.authStore.token}` } })).json()) as { agents: { username: string; status: string }[] };
+        return mine.agents.find((agent) => agent.username === 'shouter')?.status;
+      }, { timeout: 15_000 }).toBe('online');
+
+      const { page } = await stack.signIn(developer);
+      await page.goto(`/chat/${chat.id}`);
+      await page.getByRole('heading', { level: 1, name: 'Run playground' }).waitFor();
+      const input = page.getByRole('combobox', { name: 'Message' });
+      await input.click();
+      await input.pressSequentially('@shouter hello there friend');
+      await input.press('Escape');
+      await input.press('Enter');
+      const activity = page.getByRole('status', { name: 'Agent activity' });
+      await activity.filter({ hasText: '@shouter is shouting…' }).waitFor({ timeout: 15_000 });
+      const reply = page.getByRole('article', { name: 'Shouter (Agent)' });
+      await reply.filter({ hasText: 'HELLO' }).waitFor({ timeout: 15_000 });
+      await reply.filter({ hasText: 'HELLO THERE FRIEND' }).waitFor({ timeout: 15_000 });
+      await page.waitForFunction(() => document.querySelector('article[aria-busy="true"]') === null);
+      // One NDJSON line per mention and per reply.
+      await expect.poll(() => log.split('\n').filter((line) => line.includes('"event":"mention"') || line.includes('"event":"reply"')).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
+    } finally {
+      if (child !== undefined && child.exitCode === null) {
+        const exited = new Promise((resolve) => child?.once('exit', resolve));
+        child.kill('SIGINT');
+        await exited;
+        expect(child.exitCode).toBe(0);
+      }
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });
