@@ -4,12 +4,12 @@ import { apiKeyPrefix } from '@confab/client/protocol';
 import { isAgentUsername, stripUnsafeCharacters, usernameFromName } from '@confab/client/rules';
 import { ConfabServerError, fieldErrors, validationError, type FieldErrors } from '../errors';
 import { isUniqueViolation } from '../store/database';
-import { formatTimestamp, newRecordId, randomAlphanumeric } from '../store/ids';
+import { formatTimestamp } from '../store/ids';
 import type { UserRow } from '../store/repositories/users';
 import type { AccountsService } from './accounts';
 import type { RequestAuth, ServiceContext } from './context';
 import { hasField, readBoolean, readString, type Body } from './input';
-import { hashPassword } from './passwords';
+import { newUserRow } from './newUserRow';
 import type { RecordsService } from './records';
 import { isReservedUsername } from './userValidation';
 
@@ -137,30 +137,19 @@ export class AgentsService {
 
   private async insertAgent(input: { type: AgentType; name: string; description: string; username: string; siteWide: boolean; createdBy: string | null; keyHash: string | null }): Promise<UserRow> {
     const now = this.now();
-    const row: UserRow = {
-      id: newRecordId(),
+    const row = await newUserRow({
       username: input.username,
       name: input.name,
       email: '',
-      email_visibility: 0,
-      verified: 0,
-      // Agents never sign in with a password: a random hash nobody knows the input of.
-      password_hash: await hashPassword(randomBytes(32).toString('base64url')),
-      token_key: randomAlphanumeric(50),
-      is_admin: 0,
+      // Agents never sign in with a password: a random one nobody knows.
+      password: randomBytes(32).toString('base64url'),
       type: input.type,
       description: input.description,
-      created_by: input.createdBy,
-      site_wide_available: input.siteWide ? 1 : 0,
-      dev_room_id: null,
-      api_key_hash: input.keyHash,
-      openai_api_key_encrypted: '',
-      gemini_api_key_encrypted: '',
-      soft_registered: 0,
-      signup_completed: 0,
-      created: now,
-      updated: now,
-    };
+      createdBy: input.createdBy,
+      siteWideAvailable: input.siteWide,
+      apiKeyHash: input.keyHash,
+      now,
+    });
     try {
       await this.context.store.users.insert(row);
     } catch (error) {

@@ -21,7 +21,7 @@ import { inviteRefusal, mayInvite } from './chatMembership';
 import type { RequestAuth, ServiceContext } from './context';
 import { readString, type Body } from './input';
 import { tooManyRequests } from './limits/rateLimits';
-import { hashPassword } from './passwords';
+import { newUserRow } from './newUserRow';
 import { stripUnsafeCharacters } from '@confab/client/rules';
 import {
   cleanDisplayName,
@@ -389,29 +389,15 @@ export class InvitationsService {
 
   private async insertUser(input: { username: string; email: string; name: string; password: string; softRegistered: boolean }): Promise<UserRow> {
     const now = this.now();
-    const row: UserRow = {
-      id: newRecordId(),
+    const row = await newUserRow({
       username: input.username,
       name: input.name,
       email: input.email,
-      email_visibility: 0,
-      verified: 0,
-      password_hash: await hashPassword(input.password),
-      token_key: randomAlphanumeric(50),
-      is_admin: 0,
-      type: 'user',
-      description: '',
-      created_by: null,
-      site_wide_available: null,
-      dev_room_id: null,
-      api_key_hash: null,
-      openai_api_key_encrypted: '',
-      gemini_api_key_encrypted: '',
-      soft_registered: input.softRegistered ? 1 : 0,
-      signup_completed: input.softRegistered ? 0 : 1,
-      created: now,
-      updated: now,
-    };
+      password: input.password,
+      softRegistered: input.softRegistered,
+      signupCompleted: !input.softRegistered,
+      now,
+    });
     try {
       await this.context.store.users.insert(row);
     } catch (error) {

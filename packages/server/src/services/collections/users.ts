@@ -2,12 +2,13 @@ import { fieldErrors, type FieldErrors } from '../../errors';
 import { anyOf, columnEquals, columnIn, never, userSharesChatWith } from '../../store/conditions';
 import { usersSchema } from '../../store/collections';
 import { isUniqueViolation } from '../../store/database';
-import { formatTimestamp, newRecordId, randomAlphanumeric } from '../../store/ids';
+import { formatTimestamp } from '../../store/ids';
 import type { UserRow } from '../../store/repositories/users';
 import type { AccountsService } from '../accounts';
 import type { RequestAuth, ServiceContext } from '../context';
 import { hasField, readBoolean, readString, type Body } from '../input';
-import { hashPassword, verifyPassword } from '../passwords';
+import { newUserRow } from '../newUserRow';
+import { verifyPassword } from '../passwords';
 import { recordErrors, throwIfErrors } from '../recordErrors';
 import { tooManyRequests } from '../limits/rateLimits';
 import { cleanDisplayName, registerPasswordMinimum, validateEmail, validatePasswordPair, validateUsername } from '../userValidation';
@@ -124,29 +125,14 @@ export class UsersCollection implements RecordCollection {
     validatePasswordPair(errors, password, readString(body, 'passwordConfirm'), registerPasswordMinimum);
     throwIfErrors(errors, recordErrors.createFailed);
     const now = formatTimestamp(this.context.config.now());
-    const row: UserRow = {
-      id: newRecordId(),
+    const row = await newUserRow({
       username: username ?? '',
       name: cleanDisplayName(readString(body, 'name') ?? ''),
       email: email ?? '',
-      email_visibility: readBoolean(body, 'emailVisibility') === true ? 1 : 0,
-      verified: 0,
-      password_hash: await hashPassword(password ?? ''),
-      token_key: randomAlphanumeric(50),
-      is_admin: 0,
-      type: 'user',
-      description: '',
-      created_by: null,
-      site_wide_available: null,
-      dev_room_id: null,
-      api_key_hash: null,
-      openai_api_key_encrypted: '',
-      gemini_api_key_encrypted: '',
-      soft_registered: 0,
-      signup_completed: 0,
-      created: now,
-      updated: now,
-    };
+      password: password ?? '',
+      emailVisibility: readBoolean(body, 'emailVisibility') === true,
+      now,
+    });
     try {
       await users.insert(row);
     } catch (error) {
