@@ -10,9 +10,12 @@
 
 import type { ChatRecord } from '../types';
 import type { AgentClientFrame, AgentIdentity, AgentServerFrame } from './agents';
+import type { DropPublishedFrame } from './drops';
 
 export type * from './agents';
 export { agentLimits, agentNoticeTexts, apiKeyPrefix } from './agents';
+export type * from './drops';
+export { dropLimits, reservedDropSlugs } from './drops';
 
 /** The message as the gateway sends it (the spec's normalised message form). */
 export interface WireMessage {
@@ -208,7 +211,8 @@ export type ServerFrame =
   | InvitationsChangedFrame
   | PongFrame
   | ErrorFrame
-  | AgentServerFrame;
+  | AgentServerFrame
+  | DropPublishedFrame;
 
 export type ClientFrameType = ClientFrame['type'];
 export type ServerFrameType = ServerFrame['type'];
