@@ -1,8 +1,8 @@
 import { constants } from '../constants';
 import { closeCodes } from '../protocol';
-import type { ClientFrame, ServerFrame } from '../protocol';
 import { Emitter } from './emitter';
 import { ResumePoints } from './resumePoints';
+import { SocketLifecycle, abandonedCloseCode, parseServerFrame, reconnectDelayMs, writeFrame } from './socketLifecycle';
 import type {
   OutgoingFrame,
   RealtimeConnectionOptions,
@@ -12,8 +12,6 @@ import type {
   RealtimeTimings,
 } from './types';
 
-type Timer = ReturnType<typeof setTimeout>;
-
 const defaultTimings: Required<RealtimeTimings> = {
   pingIntervalMs: constants.heartbeat.pingIntervalMs,
   pongTimeoutMs: constants.heartbeat.pongTimeoutMs,
@@ -22,10 +20,6 @@ const defaultTimings: Required<RealtimeTimings> = {
   reconnectMaxDelayMs: constants.reconnect.maxDelayMs,
   maxReconnectAttempts: constants.reconnect.maxAttempts,
 };
-
-/** Our own close code when we abandon a socket (dead heartbeat, connect timeout). */
-const abandonedCloseCode = 4000;
-const ignore = (): void => {};
 
 /**
  * The realtime WebSocket of spec §4: authenticates with the session token, keeps a heartbeat,
@@ -42,18 +36,16 @@ export class RealtimeConnection {
   private readonly timings: Required<RealtimeTimings>;
   private readonly events = new Emitter<RealtimeEventMap>();
   private readonly resumePoints = new ResumePoints();
+  private readonly lifecycle: SocketLifecycle<WebSocket>;
   private currentState: RealtimeState = 'idle';
-  private socket: WebSocket | null = null;
   /** Bumped by every teardown so an attempt still awaiting its URL knows it is stale. */
   private attemptId = 0;
   private reconnectAttempt = 0;
-  private connectTimer: Timer | null = null;
-  private reconnectTimer: Timer | null = null;
-  private pingTimer: ReturnType<typeof setInterval> | null = null;
-  private pongTimer: Timer | null = null;
 
   constructor(private readonly options: RealtimeConnectionOptions) {
     this.timings = { ...defaultTimings, ...definedOnly(options) };
+    const { connectTimeoutMs, pingIntervalMs, pongTimeoutMs } = this.timings;
+    this.lifecycle = new SocketLifecycle({ connectTimeoutMs, pingIntervalMs, pongTimeoutMs, closeReason: 'closed by client' });
   }
 
   get state(): RealtimeState {
@@ -101,8 +93,9 @@ export class RealtimeConnection {
 
   /** Sends a frame when connected; returns false (sending nothing) otherwise. */
   send(frame: OutgoingFrame): boolean {
-    if (this.currentState !== 'connected' || this.socket === null) return false;
-    return this.write(this.socket, frame);
+    const socket = this.lifecycle.socket;
+    if (this.currentState !== 'connected' || socket === null) return false;
+    return writeFrame(socket, frame);
   }
 
   /** Subscribes to a server frame type or a connection event; returns the unsubscribe function. */
@@ -115,7 +108,7 @@ export class RealtimeConnection {
     const attemptId = this.attemptId;
     this.setState('connecting');
     // The timeout covers resolving the URL too: a hanging config request must not stall us.
-    this.connectTimer = setTimeout(() => this.lose(), this.timings.connectTimeoutMs);
+    this.lifecycle.startConnectTimer(() => this.lose());
     let url: string;
     try {
       url = await this.options.url();
@@ -137,29 +130,28 @@ export class RealtimeConnection {
       this.giveUp(); // a malformed URL will not heal by retrying
       return;
     }
-    this.socket = socket;
-    socket.onopen = () => this.write(socket, { type: 'authenticate_with_token', token });
+    this.lifecycle.attach(socket);
+    socket.onopen = () => writeFrame(socket, { type: 'authenticate_with_token', token });
     socket.onmessage = (event: MessageEvent) => this.receive(socket, event.data);
     socket.onclose = (event: CloseEvent) => {
-      if (socket === this.socket) this.lose(event.code);
+      if (socket === this.lifecycle.socket) this.lose(event.code);
     };
-    socket.onerror = ignore; // a close event follows every error
   }
 
   private receive(socket: WebSocket, data: unknown): void {
-    if (socket !== this.socket) return;
-    const frame = parseFrame(data);
+    if (socket !== this.lifecycle.socket) return;
+    const frame = parseServerFrame(data);
     if (frame === null) return;
     switch (frame.type) {
       case 'authSuccess':
-        this.onAuthenticated(socket);
+        this.onAuthenticated();
         break;
       case 'authError':
         this.events.emit('authError', frame);
         this.giveUp();
         return;
       case 'pong':
-        this.clearTimer('pongTimer');
+        this.lifecycle.pong();
         break;
       case 'new_message':
         this.resumePoints.noteMessage(frame.message.chat_id, frame.message.seq);
@@ -177,18 +169,11 @@ export class RealtimeConnection {
     this.events.emit(frame.type, frame as never);
   }
 
-  private onAuthenticated(socket: WebSocket): void {
-    this.clearTimer('connectTimer');
+  private onAuthenticated(): void {
+    this.lifecycle.authenticated(() => this.lose());
     this.reconnectAttempt = 0;
     this.setState('connected');
-    this.pingTimer = setInterval(() => this.ping(socket), this.timings.pingIntervalMs);
     for (const chatId of this.resumePoints.chatIds()) this.sendJoin(chatId);
-  }
-
-  private ping(socket: WebSocket): void {
-    this.write(socket, { type: 'ping', timestamp: Date.now() });
-    // The deadline runs from the first unanswered ping; later pings do not push it back.
-    this.pongTimer ??= setTimeout(() => this.lose(), this.timings.pongTimeoutMs);
   }
 
   private sendJoin(chatId: string): void {
@@ -210,11 +195,13 @@ export class RealtimeConnection {
       this.giveUp();
       return;
     }
-    const { reconnectBaseDelayMs, reconnectMaxDelayMs } = this.timings;
-    const delayMs = Math.min(reconnectBaseDelayMs * 2 ** (this.reconnectAttempt - 1), reconnectMaxDelayMs);
+    const delayMs = reconnectDelayMs(this.reconnectAttempt, {
+      initialDelayMs: this.timings.reconnectBaseDelayMs,
+      maxDelayMs: this.timings.reconnectMaxDelayMs,
+    });
     this.setState('connecting');
     this.events.emit('reconnecting', { attempt: this.reconnectAttempt, delayMs });
-    this.reconnectTimer = setTimeout(() => void this.open(), delayMs);
+    this.lifecycle.scheduleReconnect(delayMs, () => void this.open());
   }
 
   /** Stops without retrying; joined chats are kept so a later connect() resumes them. */
@@ -225,39 +212,7 @@ export class RealtimeConnection {
 
   private teardown(): void {
     this.attemptId += 1;
-    this.clearTimer('connectTimer');
-    this.clearTimer('reconnectTimer');
-    this.clearTimer('pongTimer');
-    if (this.pingTimer !== null) clearInterval(this.pingTimer);
-    this.pingTimer = null;
-    const socket = this.socket;
-    this.socket = null;
-    if (socket === null) return;
-    socket.onopen = null;
-    socket.onmessage = null;
-    socket.onclose = null;
-    // Keep an error listener: Node's `ws` throws an unhandled 'error' when one is closed mid-handshake.
-    socket.onerror = ignore;
-    try {
-      socket.close(abandonedCloseCode, 'closed by client');
-    } catch {
-      // Already closing or closed.
-    }
-  }
-
-  private clearTimer(name: 'connectTimer' | 'reconnectTimer' | 'pongTimer'): void {
-    const timer = this[name];
-    if (timer !== null) clearTimeout(timer);
-    this[name] = null;
-  }
-
-  private write(socket: WebSocket, frame: ClientFrame): boolean {
-    try {
-      socket.send(JSON.stringify(frame));
-      return true;
-    } catch {
-      return false; // not open yet or already closing; the close handler takes over
-    }
+    this.lifecycle.teardown(abandonedCloseCode);
   }
 
   private setState(state: RealtimeState): void {
@@ -265,17 +220,6 @@ export class RealtimeConnection {
     if (previous === state) return;
     this.currentState = state;
     this.events.emit('state', { state, previous });
-  }
-}
-
-function parseFrame(data: unknown): ServerFrame | null {
-  if (typeof data !== 'string') return null;
-  try {
-    const value = JSON.parse(data) as unknown;
-    if (typeof value !== 'object' || value === null || typeof (value as { type?: unknown }).type !== 'string') return null;
-    return value as ServerFrame;
-  } catch {
-    return null;
   }
 }
 
