@@ -94,6 +94,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
       await gateway.close();
       await app.close();
       await agents.close();
+      services.drops.close();
       await bus.close();
       await rateLimits.close();
       await mail.close();

@@ -4,6 +4,7 @@ import type { Services } from '../services/index';
 import type { AgentRuntime } from '../agents/runtime';
 import { registerAgentRoutes } from './agentRoutes';
 import { registerAuthRoutes } from './authRoutes';
+import { registerDropRoutes } from './dropRoutes';
 import { registerBodyParsers } from './bodyParsers';
 import { registerBodyTimeout } from './bodyTimeout';
 import { registerChatRoutes } from './chatRoutes';
@@ -57,6 +58,7 @@ export async function buildApp(config: ServerConfig, services: Services, agents:
   registerAuthRoutes(app, services);
   registerInvitationRoutes(app, services);
   registerAgentRoutes(app, services, agents);
+  registerDropRoutes(app, services);
   registerChatRoutes(app, services);
   registerFileRoutes(app, services);
   await registerStaticHosting(app, config.webDir);

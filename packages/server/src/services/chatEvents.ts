@@ -1,6 +1,7 @@
 import type { ChatFilesChangedFrame, InvitationsChangedFrame, ServerFrame, WireChat } from '@confab/client/protocol';
 import { userChannel, type ChatListEvent } from '../realtime/channels';
 import { chatsToJson } from './collections/chats';
+import { formatTimestamp } from '../store/ids';
 import type { RecordCollection, RecordJson } from './collections/types';
 import type { ServiceContext } from './context';
 
@@ -53,6 +54,8 @@ export class ChatEvents {
       }
       if (chat === undefined) return;
       const added = after.filter((id) => !beforeSet.has(id));
+      // Joining a chat (creating it included) follows its drops (issue 10); leaving keeps the follow.
+      if (added.length > 0) await this.context.store.drops.follow(chatId, added, formatTimestamp(this.context.config.now()));
       const kept = after.filter((id) => beforeSet.has(id));
       if (added.length > 0) await this.send(added, this.listEvent(chatId, { type: 'chat_added', chat: chat as unknown as WireChat }, false));
       if (kept.length > 0) await this.send(kept, this.listEvent(chatId, { type: 'chat_updated', chat: chat as unknown as WireChat }, false));

@@ -1,5 +1,6 @@
 import { AccountsService } from './accounts';
 import { AgentsService } from './agents';
+import { DropsService } from './drops';
 import { ChatEvents } from './chatEvents';
 import { ChatMembershipService } from './chatMembership';
 import { ChatsCollection } from './collections/chats';
@@ -20,6 +21,7 @@ export interface Services {
   context: ServiceContext;
   accounts: AccountsService;
   agents: AgentsService;
+  drops: DropsService;
   passwordResets: PasswordResetService;
   records: RecordsService;
   users: UsersCollection;
@@ -52,5 +54,6 @@ export function createServices(context: ServiceContext): Services {
   const onboarding = new OnboardingService(context, accounts);
   const fileAccess = new FileAccessService(context, accounts);
   const agents = new AgentsService(context, accounts, records, context.presence);
-  return { context, accounts, agents, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota };
+  const drops = new DropsService(context, accounts);
+  return { context, accounts, agents, drops, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota };
 }

@@ -134,6 +134,8 @@ export interface DropsTable {
   view_count: number;
   like_count: number;
   reading_time: number;
+  /** Stored trending score (migration 006), refreshed on likes, views and a periodic sweep. */
+  trending_score: number;
   published_at: string;
   created: string;
   updated: string;
@@ -185,6 +187,30 @@ export interface AgentStreamsTable {
   updated: string;
 }
 
+/** One view of a drop by a user on a UTC day (migration 006). */
+export interface DropViewsTable {
+  drop_id: string;
+  user_id: string;
+  day: string;
+}
+
+/** The ordered drop ids a feed's page 1 saw (migration 006). */
+export interface FeedSnapshotsTable {
+  id: string;
+  user_id: string;
+  kind: string;
+  /** JSON text: string[] */
+  drop_ids: string;
+  per_page: number;
+  total_count: number;
+  expires: string;
+}
+
+export interface DropNotificationReadsTable {
+  user_id: string;
+  last_read: string;
+}
+
 export interface Database {
   users: UsersTable;
   chats: ChatsTable;
@@ -202,4 +228,7 @@ export interface Database {
   server_claims: ServerClaimsTable;
   agent_mentions: AgentMentionsTable;
   agent_streams: AgentStreamsTable;
+  drop_views: DropViewsTable;
+  feed_snapshots: FeedSnapshotsTable;
+  drop_notification_reads: DropNotificationReadsTable;
 }

@@ -1,6 +1,7 @@
 import type { ConfabDatabase } from './database';
 import { AgentsRepository } from './repositories/agents';
 import { ChatsRepository } from './repositories/chats';
+import { DropsRepository } from './repositories/drops';
 import { FilesRepository } from './repositories/files';
 import { InvitationsRepository } from './repositories/invitations';
 import { MessagesRepository } from './repositories/messages';
@@ -17,6 +18,7 @@ export interface Store {
   passwordResets: PasswordResetsRepository;
   invitations: InvitationsRepository;
   agents: AgentsRepository;
+  drops: DropsRepository;
 }
 
 export function createStore(database: ConfabDatabase): Store {
@@ -29,5 +31,6 @@ export function createStore(database: ConfabDatabase): Store {
     passwordResets: new PasswordResetsRepository(database.db),
     invitations: new InvitationsRepository(database.db),
     agents: new AgentsRepository(database.db),
+    drops: new DropsRepository(database.db),
   };
 }

@@ -4,6 +4,7 @@ import { messageSeqMigration } from './002_message_seq';
 import { serverClaimsMigration } from './003_server_claims';
 import { invitationInviteeMigration } from './004_invitation_invitee';
 import { agentsMigration } from './005_agents';
+import { dropsMigration } from './006_drops';
 
 /** Migrations live in code (bundled by tsup), so no folder has to ship beside dist/. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '003_server_claims': serverClaimsMigration,
   '004_invitation_invitee': invitationInviteeMigration,
   '005_agents': agentsMigration,
+  '006_drops': dropsMigration,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

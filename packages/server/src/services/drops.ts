@@ -1,0 +1,393 @@
+import { randomBytes } from 'node:crypto';
+import type { DropListAnswer, DropPublishedFrame, WireDrop } from '@confab/client/protocol';
+import { dropLimits } from '@confab/client/protocol';
+import { stripUnsafeCharacters } from '@confab/client/rules';
+import { ConfabServerError, fieldErrors, validationError, type FieldErrors } from '../errors';
+import { userChannel, type UserFrameEvent } from '../realtime/channels';
+import { isUniqueViolation } from '../store/database';
+import { formatTimestamp, newRecordId } from '../store/ids';
+import type { DropWithChat } from '../store/repositories/drops';
+import type { UserRow } from '../store/repositories/users';
+import type { AccountsService } from './accounts';
+import type { RequestAuth, ServiceContext } from './context';
+import { excerptOf, featuredImageOf, isReservedSlug, readingTimeOf, slugBase, tagsOf, trending, trendingScore } from './dropText';
+import { readString, type Body } from './input';
+
+export type FeedKind = 'feed' | 'trending' | 'discover' | 'bookmarks';
+
+const snapshotLifetimeMs = 60 * 60 * 1000;
+const discoverPerChatPerPage = 2;
+const refreshIntervalMs = 5 * 60 * 1000;
+
+const notFoundDrop = () => new ConfabServerError('notFound', 'Drop not found');
+const notFoundChat = () => new ConfabServerError('notFound', 'Chat not found');
+
+function chatAvatar(name: string): string {
+  return (name.trim()[0] ?? '?').toUpperCase();
+}
+
+function parseTags(text: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed.filter((tag): tag is string => typeof tag === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** `page` and `per_page` as numbers in range (bad input falls back, never a 500). */
+export function pageOf(query: Record<string, unknown>): { page: number; perPage: number; snapshot: string } {
+  const number = (value: unknown) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : undefined);
+  const page = Math.max(1, number(query['page']) ?? 1);
+  const perPage = Math.min(dropLimits.maxPerPage, Math.max(1, number(query['per_page']) ?? dropLimits.defaultPerPage));
+  const snapshot = typeof query['snapshot'] === 'string' ? query['snapshot'].slice(0, 64) : '';
+  return { page, perPage, snapshot };
+}
+
+/**
+ * Drops (issue 10): publishing from a chat, reading, likes, bookmarks, unique views, follows,
+ * the feeds over snapshots, discover and notifications. Drops are published: every signed-in
+ * user reads them; participants publish; the author or a chat admin deletes.
+ */
+export class DropsService {
+  private readonly refreshTimer: NodeJS.Timeout;
+
+  constructor(
+    private readonly context: ServiceContext,
+    private readonly accounts: AccountsService,
+  ) {
+    this.refreshTimer = setInterval(() => void this.refreshTrending(), refreshIntervalMs);
+    this.refreshTimer.unref();
+  }
+
+  close(): void {
+    clearInterval(this.refreshTimer);
+  }
+
+  private nowDate(): Date {
+    return this.context.config.now();
+  }
+
+  private now(): string {
+    return formatTimestamp(this.nowDate());
+  }
+
+  private get store() {
+    return this.context.store;
+  }
+
+  /** Drops as the caller sees them (their own like and bookmark flags, whether they may delete). */
+  async views(user: UserRow, rows: readonly DropWithChat[]): Promise<WireDrop[]> {
+    const ids = rows.map((row) => row.id);
+    const flags = await this.store.drops.flagsOf(user.id, ids);
+    const adminOf = new Set<string>();
+    for (const chatId of new Set(rows.map((row) => row.chat))) if (await this.store.chats.isAdmin(chatId, user.id)) adminOf.add(chatId);
+    return rows.map((row) => ({
+      id: row.id,
+      slug: row.slug,
+      title: row.title,
+      excerpt: row.excerpt,
+      content: row.content,
+      featured_image: row.featured_image,
+      tags: parseTags(row.tags),
+      chat_id: row.chat,
+      chat_name: row.chat_name,
+      chat_avatar: chatAvatar(row.chat_name),
+      author_id: row.author ?? '',
+      author_name: row.author_name === null || row.author_name === '' ? (row.author_username ?? '') : row.author_name,
+      published_at: row.published_at,
+      view_count: Number(row.view_count),
+      like_count: Number(row.like_count),
+      reading_time: Number(row.reading_time),
+      is_liked: flags.liked.has(row.id),
+      is_bookmarked: flags.bookmarked.has(row.id),
+      can_delete: row.author === user.id || adminOf.has(row.chat),
+    }));
+  }
+
+  private async view(user: UserRow, row: DropWithChat): Promise<WireDrop> {
+    const [drop] = await this.views(user, [row]);
+    if (drop === undefined) throw notFoundDrop();
+    return drop;
+  }
+
+  // ---- publishing ----
+
+  async create(auth: RequestAuth, body: Body): Promise<WireDrop> {
+    const user = this.accounts.requireUser(auth);
+    const chatId = readString(body, 'chat_id') ?? '';
+    const chat = chatId === '' ? undefined : await this.store.chats.findById(chatId);
+    if (chat === undefined || !(await this.store.chats.isParticipant(chat.id, user.id))) throw notFoundChat();
+    const errors: FieldErrors = {};
+    const title = stripUnsafeCharacters(readString(body, 'title') ?? '').trim();
+    const content = (readString(body, 'content') ?? '').replace(/\u0000/g, '').trim();
+    if (title === '') errors['title'] = fieldErrors.required();
+    else if (title.length > dropLimits.titleMaxLength) errors['title'] = fieldErrors.maxText(dropLimits.titleMaxLength);
+    if (content === '') errors['content'] = fieldErrors.required();
+    else if (content.length > dropLimits.contentMaxLength) errors['content'] = fieldErrors.maxText(dropLimits.contentMaxLength);
+    if (Object.keys(errors).length > 0) throw validationError('Failed to create drop.', errors);
+    const now = this.now();
+    const id = newRecordId();
+    for (let attempt = 0; ; attempt += 1) {
+      const slug = await this.freeSlug(title, attempt);
+      try {
+        await this.store.drops.insert({
+          id,
+          slug,
+          chat: chat.id,
+          author: user.id,
+          title,
+          excerpt: excerptOf(content),
+          content,
+          featured_image: featuredImageOf(content),
+          tags: JSON.stringify(tagsOf(content)),
+          view_count: 0,
+          like_count: 0,
+          reading_time: readingTimeOf(content),
+          trending_score: 0,
+          published_at: now,
+          created: now,
+          updated: now,
+        });
+        break;
+      } catch (error) {
+        // Two drops of one title at once: the unique index decides, the loser takes the next suffix.
+        if (!isUniqueViolation(error) || attempt >= 5) throw error;
+      }
+    }
+    await this.store.drops.follow(chat.id, [user.id], now);
+    const row = await this.store.drops.find(id);
+    if (row === undefined) throw notFoundDrop();
+    await this.announce(row);
+    return this.view(user, row);
+  }
+
+  /** The title's slug, else with `-2`, `-3` …; a random tail when the title leaves nothing usable. */
+  private async freeSlug(title: string, attempt: number): Promise<string> {
+    let base = slugBase(title);
+    if (isReservedSlug(base)) base = `${base === '' ? 'drop' : base}-${randomBytes(3).toString('hex')}`;
+    for (let suffix = 1 + attempt; ; suffix += 1) {
+      const candidate = suffix === 1 ? base : `${base}-${suffix}`;
+      if (!(await this.store.drops.slugTaken(candidate))) return candidate;
+    }
+  }
+
+  /** Followers' open apps learn of the new drop (each sees it with its own flags: none yet). */
+  private async announce(row: DropWithChat): Promise<void> {
+    const followers = await this.store.drops.followers(row.chat);
+    for (const followerId of followers) {
+      const follower = await this.store.users.findById(followerId);
+      if (follower === undefined) continue;
+      const frame: DropPublishedFrame = { type: 'drop_published', drop: await this.view(follower, row) };
+      const event: UserFrameEvent = { kind: 'frame', frame: JSON.stringify(frame) };
+      try {
+        await this.context.bus.publish(userChannel(followerId), event);
+      } catch (error) {
+        this.context.logger.error({ error: String(error) }, 'drop announcement failed');
+      }
+    }
+  }
+
+  // ---- reading ----
+
+  async get(auth: RequestAuth, idOrSlug: string): Promise<WireDrop> {
+    const user = this.accounts.requireUser(auth);
+    const row = await this.store.drops.find(idOrSlug);
+    if (row === undefined) throw notFoundDrop();
+    if (await this.store.drops.recordView(row.id, user.id, this.now().slice(0, 10))) await this.rescore(row.id);
+    const fresh = await this.store.drops.find(row.id);
+    return this.view(user, fresh ?? row);
+  }
+
+  async remove(auth: RequestAuth, id: string): Promise<void> {
+    const user = this.accounts.requireUser(auth);
+    const row = await this.store.drops.find(id);
+    if (row === undefined) throw notFoundDrop();
+    if (row.author !== user.id && !(await this.store.chats.isAdmin(row.chat, user.id))) throw notFoundDrop();
+    await this.store.drops.delete(row.id);
+  }
+
+  async toggleLike(auth: RequestAuth, id: string) {
+    const user = this.accounts.requireUser(auth);
+    const row = await this.store.drops.find(id);
+    if (row === undefined) throw notFoundDrop();
+    const result = await this.store.drops.toggleLike(row.id, user.id, this.now());
+    await this.rescore(row.id);
+    return { liked: result.liked, like_count: result.likeCount };
+  }
+
+  async toggleBookmark(auth: RequestAuth, id: string) {
+    const user = this.accounts.requireUser(auth);
+    const row = await this.store.drops.find(id);
+    if (row === undefined) throw notFoundDrop();
+    return { bookmarked: await this.store.drops.toggleBookmark(row.id, user.id, this.now()) };
+  }
+
+  // ---- trending ----
+
+  private async rescore(dropId: string): Promise<void> {
+    const row = await this.store.drops.find(dropId);
+    if (row === undefined) return;
+    const score = trendingScore(Number(row.like_count), Number(row.view_count), Date.parse(row.published_at), this.nowDate().getTime());
+    await this.store.drops.setTrendingScores([{ id: row.id, score }]);
+  }
+
+  /** Ages every recent drop's score (scores only change on likes and views otherwise). */
+  async refreshTrending(): Promise<void> {
+    try {
+      const nowMs = this.nowDate().getTime();
+      const since = formatTimestamp(new Date(nowMs - trending.windowDays * 24 * 3_600_000));
+      const rows = await this.store.drops.recentForScoring(since, 200_000);
+      const scores = rows.map((row) => ({ id: row.id, score: trendingScore(Number(row.like_count), Number(row.view_count), Date.parse(row.published_at), nowMs) }));
+      await this.store.drops.setTrendingScores(scores);
+      await this.store.drops.deleteSnapshotsBefore(formatTimestamp(new Date(nowMs)));
+    } catch (error) {
+      this.context.logger.error({ error: String(error) }, 'trending refresh failed');
+    }
+  }
+
+  // ---- feeds ----
+
+  /** A page of a feed, cut from the snapshot page 1 took (see docs/CONTRACTS.md "Drops"). */
+  async feed(auth: RequestAuth, kind: FeedKind, query: Record<string, unknown>): Promise<DropListAnswer> {
+    const user = this.accounts.requireUser(auth);
+    const { page, perPage, snapshot: snapshotId } = pageOf(query);
+    const now = this.now();
+    let snapshot = page > 1 && snapshotId !== '' ? await this.store.drops.findSnapshot(snapshotId, user.id, kind, now) : undefined;
+    if (snapshot === undefined) {
+      const { ids, total } = await this.candidates(user, kind, perPage);
+      snapshot = {
+        id: randomBytes(12).toString('base64url'),
+        user_id: user.id,
+        kind,
+        drop_ids: JSON.stringify(ids),
+        per_page: perPage,
+        total_count: total,
+        expires: formatTimestamp(new Date(this.nowDate().getTime() + snapshotLifetimeMs)),
+      };
+      await this.store.drops.saveSnapshot(snapshot);
+    }
+    const ids = JSON.parse(snapshot.drop_ids) as string[];
+    const start = (page - 1) * perPage;
+    const pageIds = ids.slice(start, start + perPage);
+    const rows = await this.store.drops.findMany(pageIds);
+    return { drops: await this.views(user, rows), has_more: start + perPage < ids.length, total_count: Number(snapshot.total_count), snapshot: snapshot.id };
+  }
+
+  private async candidates(user: UserRow, kind: FeedKind, perPage: number): Promise<{ ids: string[]; total: number }> {
+    switch (kind) {
+      case 'feed':
+        return this.store.drops.followingIds(user.id);
+      case 'trending':
+        return this.store.drops.trendingIds(formatTimestamp(new Date(this.nowDate().getTime() - trending.windowDays * 24 * 3_600_000)));
+      case 'bookmarks':
+        return this.store.drops.bookmarkIds(user.id);
+      case 'discover': {
+        const ordered = discoverOrder(await this.store.drops.discoverCandidates(user.id), perPage);
+        return { ids: ordered, total: ordered.length };
+      }
+    }
+  }
+
+  async chatDrops(auth: RequestAuth, chatId: string) {
+    const user = this.accounts.requireUser(auth);
+    const chat = await this.store.chats.findById(chatId);
+    if (chat === undefined) throw notFoundChat();
+    const isParticipant = await this.store.chats.isParticipant(chat.id, user.id);
+    const dropCount = await this.store.drops.countOfChat(chat.id);
+    if (!isParticipant && dropCount === 0) throw notFoundChat();
+    const rows = await this.store.drops.ofChat(chat.id, 100);
+    return {
+      chat: {
+        id: chat.id,
+        name: chat.name,
+        description: chat.description,
+        avatar: chatAvatar(chat.name),
+        is_following: await this.store.drops.isFollowing(chat.id, user.id),
+        follower_count: await this.store.drops.followerCount(chat.id),
+        drop_count: dropCount,
+        is_participant: isParticipant,
+      },
+      drops: await this.views(user, rows),
+    };
+  }
+
+  // ---- follows, discover, notifications ----
+
+  async follow(auth: RequestAuth, chatId: string, following: boolean) {
+    const user = this.accounts.requireUser(auth);
+    const chat = await this.store.chats.findById(chatId);
+    if (chat === undefined) throw notFoundChat();
+    if (following) {
+      const visible = (await this.store.chats.isParticipant(chat.id, user.id)) || (await this.store.drops.countOfChat(chat.id)) > 0;
+      if (!visible) throw notFoundChat();
+      await this.store.drops.follow(chat.id, [user.id], this.now());
+    } else {
+      await this.store.drops.unfollow(chat.id, user.id);
+    }
+    return { chat_id: chat.id, following, follower_count: await this.store.drops.followerCount(chat.id) };
+  }
+
+  /** Called when people join a chat (creating it included): they follow its drops. */
+  async followOnJoin(chatId: string, userIds: readonly string[]): Promise<void> {
+    await this.store.drops.follow(chatId, userIds, this.now());
+  }
+
+  async discoverChats(auth: RequestAuth) {
+    const user = this.accounts.requireUser(auth);
+    const rows = await this.store.drops.discoverChats(user.id, 20);
+    const chats = [];
+    for (const row of rows) {
+      chats.push({
+        id: row.id,
+        name: row.name,
+        avatar: chatAvatar(row.name),
+        drop_count: Number(row.drop_count),
+        follower_count: await this.store.drops.followerCount(row.id),
+        last_drop_at: String(row.last_drop_at),
+      });
+    }
+    return { chats };
+  }
+
+  async notifications(auth: RequestAuth) {
+    const user = this.accounts.requireUser(auth);
+    const lastRead = (await this.store.drops.lastRead(user.id)) ?? user.created;
+    const { ids, count } = await this.store.drops.notificationIds(user.id, lastRead, 20);
+    return { count, drops: await this.views(user, await this.store.drops.findMany(ids)), last_read_at: lastRead };
+  }
+
+  async markNotificationsRead(auth: RequestAuth): Promise<void> {
+    const user = this.accounts.requireUser(auth);
+    await this.store.drops.markRead(user.id, this.now());
+  }
+}
+
+/**
+ * Discover's order: most liked first, at most 2 drops of one chat on a page; what does not fit
+ * a page moves to the next ones, keeping its order.
+ */
+export function discoverOrder(candidates: readonly { id: string; chat: string }[], perPage: number): string[] {
+  const ordered: string[] = [];
+  let pending = [...candidates];
+  while (pending.length > 0) {
+    const perChat = new Map<string, number>();
+    const page: string[] = [];
+    const rest: { id: string; chat: string }[] = [];
+    for (const candidate of pending) {
+      const used = perChat.get(candidate.chat) ?? 0;
+      if (page.length < perPage && used < discoverPerChatPerPage) {
+        page.push(candidate.id);
+        perChat.set(candidate.chat, used + 1);
+      } else {
+        rest.push(candidate);
+      }
+    }
+    ordered.push(...page);
+    // A short page means only over-represented chats are left: they would break the rule on the
+    // next page too, so discover ends here (it is for variety, not completeness).
+    if (page.length < perPage) break;
+    pending = rest;
+  }
+  return ordered;
+}

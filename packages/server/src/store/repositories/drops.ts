@@ -1,0 +1,285 @@
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import type { Database, DropsTable, FeedSnapshotsTable } from '../schema';
+
+export type DropRow = Selectable<DropsTable>;
+export type FeedSnapshotRow = Selectable<FeedSnapshotsTable>;
+
+/** A drop with its chat's name and its author's name, as lists and views need them. */
+export interface DropWithChat extends DropRow {
+  chat_name: string;
+  author_name: string | null;
+  author_username: string | null;
+}
+
+/** Candidates a snapshot is cut from: at most this many drops per feed. */
+export const snapshotLimit = 1000;
+
+/**
+ * Drops, their likes, bookmarks and unique views, chat follows and feed snapshots. Counters are
+ * changed with `x = x + 1` in the same transaction as the row that justifies them, so they stay
+ * exact under concurrency on both databases.
+ */
+export class DropsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  private withChat() {
+    return this.db
+      .selectFrom('drops')
+      .innerJoin('chats', 'chats.id', 'drops.chat')
+      .leftJoin('users', 'users.id', 'drops.author')
+      .selectAll('drops')
+      .select(['chats.name as chat_name', 'users.name as author_name', 'users.username as author_username']);
+  }
+
+  async insert(row: Insertable<DropsTable>): Promise<void> {
+    await this.db.insertInto('drops').values(row).execute();
+  }
+
+  async slugTaken(slug: string): Promise<boolean> {
+    return (await this.db.selectFrom('drops').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined;
+  }
+
+  async find(idOrSlug: string): Promise<DropWithChat | undefined> {
+    return this.withChat()
+      .where((builder) => builder.or([builder('drops.id', '=', idOrSlug), builder('drops.slug', '=', idOrSlug)]))
+      .executeTakeFirst();
+  }
+
+  /** The drops with these ids, in the order given (missing ones, e.g. deleted, left out). */
+  async findMany(ids: readonly string[]): Promise<DropWithChat[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.withChat().where('drops.id', 'in', [...ids]).execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id)).filter((row): row is DropWithChat => row !== undefined);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('drops').where('id', '=', id).execute();
+  }
+
+  async ofChat(chatId: string, limit: number): Promise<DropWithChat[]> {
+    return this.withChat().where('drops.chat', '=', chatId).orderBy('drops.published_at', 'desc').orderBy('drops.id', 'desc').limit(limit).execute();
+  }
+
+  async countOfChat(chatId: string): Promise<number> {
+    const row = await this.db.selectFrom('drops').select(sql<number | string>`count(*)`.as('count')).where('chat', '=', chatId).executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
+
+  // ---- the caller's flags ----
+
+  async flagsOf(userId: string, dropIds: readonly string[]): Promise<{ liked: Set<string>; bookmarked: Set<string> }> {
+    if (dropIds.length === 0) return { liked: new Set(), bookmarked: new Set() };
+    const ids = [...dropIds];
+    const [likes, bookmarks] = await Promise.all([
+      this.db.selectFrom('drop_likes').select('drop_id').where('user_id', '=', userId).where('drop_id', 'in', ids).execute(),
+      this.db.selectFrom('drop_bookmarks').select('drop_id').where('user_id', '=', userId).where('drop_id', 'in', ids).execute(),
+    ]);
+    return { liked: new Set(likes.map((row) => row.drop_id)), bookmarked: new Set(bookmarks.map((row) => row.drop_id)) };
+  }
+
+  // ---- likes, bookmarks, views ----
+
+  /**
+   * Toggles the user's like: an insert that finds the like already there deletes it instead.
+   * The count moves in the same transaction as the row, so it is exact under concurrency.
+   */
+  async toggleLike(dropId: string, userId: string, now: string): Promise<{ liked: boolean; likeCount: number }> {
+    return this.db.transaction().execute(async (transaction) => {
+      const inserted = await transaction
+        .insertInto('drop_likes')
+        .values({ drop_id: dropId, user_id: userId, created: now })
+        .onConflict((conflict) => conflict.columns(['drop_id', 'user_id']).doNothing())
+        .executeTakeFirst();
+      let liked = Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
+      if (!liked) {
+        const removed = await transaction.deleteFrom('drop_likes').where('drop_id', '=', dropId).where('user_id', '=', userId).executeTakeFirst();
+        if (Number(removed.numDeletedRows) !== 1) liked = true;
+        else await transaction.updateTable('drops').set((eb) => ({ like_count: eb('like_count', '-', 1) })).where('id', '=', dropId).execute();
+      } else {
+        await transaction.updateTable('drops').set((eb) => ({ like_count: eb('like_count', '+', 1) })).where('id', '=', dropId).execute();
+      }
+      const row = await transaction.selectFrom('drops').select('like_count').where('id', '=', dropId).executeTakeFirstOrThrow();
+      return { liked, likeCount: Number(row.like_count) };
+    });
+  }
+
+  async toggleBookmark(dropId: string, userId: string, now: string): Promise<boolean> {
+    return this.db.transaction().execute(async (transaction) => {
+      const inserted = await transaction
+        .insertInto('drop_bookmarks')
+        .values({ drop_id: dropId, user_id: userId, created: now })
+        .onConflict((conflict) => conflict.columns(['drop_id', 'user_id']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return true;
+      const removed = await transaction.deleteFrom('drop_bookmarks').where('drop_id', '=', dropId).where('user_id', '=', userId).executeTakeFirst();
+      return Number(removed.numDeletedRows) !== 1;
+    });
+  }
+
+  /** Counts a view once per user per day; true when this one counted. */
+  async recordView(dropId: string, userId: string, day: string): Promise<boolean> {
+    return this.db.transaction().execute(async (transaction) => {
+      const inserted = await transaction
+        .insertInto('drop_views')
+        .values({ drop_id: dropId, user_id: userId, day })
+        .onConflict((conflict) => conflict.columns(['drop_id', 'user_id', 'day']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1) return false;
+      await transaction.updateTable('drops').set((eb) => ({ view_count: eb('view_count', '+', 1) })).where('id', '=', dropId).execute();
+      return true;
+    });
+  }
+
+  async setTrendingScores(scores: readonly { id: string; score: number }[]): Promise<void> {
+    if (scores.length === 0) return;
+    await this.db.transaction().execute(async (transaction) => {
+      for (const { id, score } of scores) await transaction.updateTable('drops').set({ trending_score: score }).where('id', '=', id).execute();
+    });
+  }
+
+  /** Likes, views and age of recent drops, for the periodic trending refresh. */
+  async recentForScoring(since: string, limit: number): Promise<{ id: string; like_count: number; view_count: number; published_at: string }[]> {
+    return this.db.selectFrom('drops').select(['id', 'like_count', 'view_count', 'published_at']).where('published_at', '>=', since).orderBy('published_at', 'desc').limit(limit).execute();
+  }
+
+  // ---- follows ----
+
+  async follow(chatId: string, userIds: readonly string[], now: string): Promise<void> {
+    if (userIds.length === 0) return;
+    await this.db
+      .insertInto('chat_follows')
+      .values(userIds.map((userId) => ({ chat_id: chatId, user_id: userId, created: now })))
+      .onConflict((conflict) => conflict.columns(['chat_id', 'user_id']).doNothing())
+      .execute();
+  }
+
+  async unfollow(chatId: string, userId: string): Promise<void> {
+    await this.db.deleteFrom('chat_follows').where('chat_id', '=', chatId).where('user_id', '=', userId).execute();
+  }
+
+  async isFollowing(chatId: string, userId: string): Promise<boolean> {
+    return (await this.db.selectFrom('chat_follows').select('chat_id').where('chat_id', '=', chatId).where('user_id', '=', userId).executeTakeFirst()) !== undefined;
+  }
+
+  async followerCount(chatId: string): Promise<number> {
+    const row = await this.db.selectFrom('chat_follows').select(sql<number | string>`count(*)`.as('count')).where('chat_id', '=', chatId).executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
+
+  async followers(chatId: string): Promise<string[]> {
+    return (await this.db.selectFrom('chat_follows').select('user_id').where('chat_id', '=', chatId).execute()).map((row) => row.user_id);
+  }
+
+  // ---- feed candidates (ids in feed order, at most snapshotLimit) ----
+
+  async followingIds(userId: string): Promise<{ ids: string[]; total: number }> {
+    const base = this.db.selectFrom('drops').innerJoin('chat_follows', (join) => join.onRef('chat_follows.chat_id', '=', 'drops.chat').on('chat_follows.user_id', '=', userId));
+    const [rows, count] = await Promise.all([
+      base.select('drops.id').orderBy('drops.published_at', 'desc').orderBy('drops.id', 'desc').limit(snapshotLimit).execute(),
+      base.select(sql<number | string>`count(*)`.as('count')).executeTakeFirst(),
+    ]);
+    return { ids: rows.map((row) => row.id), total: Number(count?.count ?? 0) };
+  }
+
+  async trendingIds(since: string): Promise<{ ids: string[]; total: number }> {
+    const rows = await this.db
+      .selectFrom('drops')
+      .select('id')
+      .where('published_at', '>=', since)
+      .orderBy('trending_score', 'desc')
+      .orderBy('published_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(snapshotLimit)
+      .execute();
+    return { ids: rows.map((row) => row.id), total: rows.length };
+  }
+
+  /** Drops of chats the user neither follows nor belongs to, most liked first. */
+  async discoverCandidates(userId: string): Promise<{ id: string; chat: string }[]> {
+    return this.db
+      .selectFrom('drops')
+      .select(['drops.id', 'drops.chat'])
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('chat_follows').select('chat_follows.chat_id').whereRef('chat_follows.chat_id', '=', 'drops.chat').where('chat_follows.user_id', '=', userId))),
+      )
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('chat_participants').select('chat_participants.chat_id').whereRef('chat_participants.chat_id', '=', 'drops.chat').where('chat_participants.user_id', '=', userId))),
+      )
+      .orderBy('drops.like_count', 'desc')
+      .orderBy('drops.published_at', 'desc')
+      .orderBy('drops.id', 'desc')
+      .limit(snapshotLimit)
+      .execute();
+  }
+
+  async bookmarkIds(userId: string): Promise<{ ids: string[]; total: number }> {
+    const rows = await this.db
+      .selectFrom('drop_bookmarks')
+      .select('drop_id')
+      .where('user_id', '=', userId)
+      .orderBy('created', 'desc')
+      .orderBy('drop_id', 'desc')
+      .limit(snapshotLimit)
+      .execute();
+    return { ids: rows.map((row) => row.drop_id), total: rows.length };
+  }
+
+  /** Chats with drops the user neither follows nor belongs to, most drops recently first. */
+  async discoverChats(userId: string, limit: number) {
+    return this.db
+      .selectFrom('drops')
+      .innerJoin('chats', 'chats.id', 'drops.chat')
+      .select(['chats.id as id', 'chats.name as name', sql<number | string>`count(*)`.as('drop_count'), sql<string>`max(drops.published_at)`.as('last_drop_at')])
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('chat_follows').select('chat_follows.chat_id').whereRef('chat_follows.chat_id', '=', 'drops.chat').where('chat_follows.user_id', '=', userId))),
+      )
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('chat_participants').select('chat_participants.chat_id').whereRef('chat_participants.chat_id', '=', 'drops.chat').where('chat_participants.user_id', '=', userId))),
+      )
+      .groupBy(['chats.id', 'chats.name'])
+      .orderBy(sql`max(drops.published_at)`, 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Drops of followed chats, by others, published after `since`: newest first. */
+  async notificationIds(userId: string, since: string, limit: number): Promise<{ ids: string[]; count: number }> {
+    const base = this.db
+      .selectFrom('drops')
+      .innerJoin('chat_follows', (join) => join.onRef('chat_follows.chat_id', '=', 'drops.chat').on('chat_follows.user_id', '=', userId))
+      .where('drops.published_at', '>', since)
+      .where((builder) => builder.or([builder('drops.author', 'is', null), builder('drops.author', '<>', userId)]));
+    const [rows, count] = await Promise.all([
+      base.select('drops.id').orderBy('drops.published_at', 'desc').limit(limit).execute(),
+      base.select(sql<number | string>`count(*)`.as('count')).executeTakeFirst(),
+    ]);
+    return { ids: rows.map((row) => row.id), count: Number(count?.count ?? 0) };
+  }
+
+  async lastRead(userId: string): Promise<string | undefined> {
+    return (await this.db.selectFrom('drop_notification_reads').select('last_read').where('user_id', '=', userId).executeTakeFirst())?.last_read;
+  }
+
+  async markRead(userId: string, now: string): Promise<void> {
+    await this.db
+      .insertInto('drop_notification_reads')
+      .values({ user_id: userId, last_read: now })
+      .onConflict((conflict) => conflict.column('user_id').doUpdateSet({ last_read: now }))
+      .execute();
+  }
+
+  // ---- snapshots ----
+
+  async saveSnapshot(row: FeedSnapshotRow): Promise<void> {
+    await this.db.insertInto('feed_snapshots').values(row).execute();
+  }
+
+  async findSnapshot(id: string, userId: string, kind: string, now: string): Promise<FeedSnapshotRow | undefined> {
+    return this.db.selectFrom('feed_snapshots').selectAll().where('id', '=', id).where('user_id', '=', userId).where('kind', '=', kind).where('expires', '>', now).executeTakeFirst();
+  }
+
+  async deleteSnapshotsBefore(now: string): Promise<void> {
+    await this.db.deleteFrom('feed_snapshots').where('expires', '<=', now).execute();
+  }
+}
