@@ -60,6 +60,24 @@ export type {
 export { applyStreamDelta, streamPlaceholderId } from './agents/AgentActivity';
 export type { AgentView, AgentSearchHit, AgentType, AgentStatus, AgentRef, AgentNoticeReason } from './protocol';
 
+// Drops (issue 10)
+export { DropsService } from './drops/DropsService';
+export type { DropsServiceDependencies, DropsPageOptions, DropListKind } from './drops/DropsService';
+export { createDropsStore, initialDropsState, initialFeedState } from './drops/dropsStore';
+export type { DropsState, DropsStore, DropsFeedState, ChatDropsState, DropViewState, DiscoverChatsState, DiscoverChat, DropsChat } from './drops/dropsStore';
+export type {
+  WireDrop,
+  DropListAnswer,
+  ChatDropsAnswer,
+  LikeAnswer,
+  BookmarkAnswer,
+  FollowAnswer,
+  DiscoverChatsAnswer,
+  DropNotificationsAnswer,
+  DropPublishedFrame,
+} from './protocol';
+export { dropLimits } from './protocol';
+
 // Errors
 export { ConfabError, toConfabError, confabErrorFromResponse } from './errors';
 export type { ConfabErrorDetails, FieldError } from './errors';

@@ -4,6 +4,7 @@
  */
 
 import type { AgentNoticeReason, AgentRef, AgentSearchHit, AgentView } from './protocol/agents';
+import type { BookmarkAnswer, ChatDropsAnswer, DropListAnswer, LikeAnswer, WireDrop } from './protocol/drops';
 
 /** Fields every record of the record API carries. */
 export interface BaseRecord {
@@ -178,50 +179,27 @@ export interface FileRecord extends BaseRecord {
   expand?: { uploaded_by?: UserRecord };
 }
 
-export interface DropRecord {
-  id: string;
-  slug: string;
-  title: string;
-  excerpt: string;
-  content: string;
-  featured_image?: string;
-  tags: string[];
-  chat_id: string;
-  chat_name: string;
-  chat_avatar?: string;
-  published_at: string;
-  view_count: number;
-  like_count: number;
-  /** Minutes. */
-  reading_time: number;
-  is_liked: boolean;
-  is_bookmarked: boolean;
-}
+/** A drop (spec §3) as the drops endpoints answer: the protocol's WireDrop, under its older name. */
+export type DropRecord = WireDrop;
 
+/** POST /api/drops (spec §3 creation payload); title and content are trimmed before sending. */
 export interface CreateDropInput {
   chat_id: string;
   title: string;
   content: string;
 }
 
-export interface DropListResponse {
-  drops: DropRecord[];
-  has_more: boolean;
-  total_count: number;
-}
+/** A page of drops (spec §3 Drop list response): the protocol's DropListAnswer. */
+export type DropListResponse = DropListAnswer;
 
-export interface ChatDropsResponse {
-  chat: { id?: string; name: string };
-  drops: DropRecord[];
-}
+/** GET /api/drops/chat/{id} (spec §3 Chat drops response): the protocol's ChatDropsAnswer. */
+export type ChatDropsResponse = ChatDropsAnswer;
 
-export interface ToggleLikeResponse {
-  liked: boolean;
-}
+/** POST /api/drops/{id}/like (spec §3 Toggle responses): the protocol's LikeAnswer. */
+export type ToggleLikeResponse = LikeAnswer;
 
-export interface ToggleBookmarkResponse {
-  bookmarked: boolean;
-}
+/** POST /api/drops/{id}/bookmark: the protocol's BookmarkAnswer. */
+export type ToggleBookmarkResponse = BookmarkAnswer;
 
 export interface InvitationRecord {
   /** A chat id, or the expanded chat with its name. */

@@ -3,6 +3,7 @@ import type { SendOptions } from 'pocketbase';
 import { AccountService } from '../account/AccountService';
 import { AgentsService } from '../agents/AgentsService';
 import { ChatsService } from '../chats/ChatsService';
+import { DropsService } from '../drops/DropsService';
 import { InvitationsService } from '../invitations/InvitationsService';
 import { ConfabError, confabErrorFromResponse, toConfabError } from '../errors';
 import { FilesService } from '../files/FilesService';
@@ -84,6 +85,8 @@ export class ConfabClient {
   readonly files: FilesService;
   /** Agents: search, the user's own agents in store.agents with their keys, hosted agents (issue 9). */
   readonly agents: AgentsService;
+  /** Drops: the feed service, follow, create and delete, with the drops screens' state in client.drops.store (issue 10). */
+  readonly drops: DropsService;
   private readonly fetchFunction: typeof fetch;
   private readonly autoConnect: boolean;
   private config: AppConfig | null = null;
@@ -140,6 +143,7 @@ export class ConfabClient {
       xmlHttpRequest: () => uploadXMLHttpRequest(options),
     });
     this.agents = new AgentsService({ request, store: this.store, realtime: this.realtime });
+    this.drops = new DropsService({ request, realtime: this.realtime, session: this.store });
     this.pb.authStore.onChange(() => {
       this.syncUserFromAuthStore();
       // Signed out, possibly in another tab: the socket must not outlive the session.

@@ -122,6 +122,16 @@ export const messages = {
   fetchNotificationsFailed: 'Failed to fetch notifications',
   loadDropsFailed: 'Failed to load drops',
   loadDropFailed: 'Failed to load drop',
+  dropNotFound: 'Drop not found',
+  // Drops (ours: the spec gives no text)
+  fetchBookmarksFailed: 'Failed to fetch bookmarks',
+  deleteDropFailed: 'Failed to delete drop',
+  deleteDropConfirmation: 'Are you sure you want to delete this drop? This cannot be undone.',
+  noFollowedDrops: 'No drops from chats you follow yet.',
+  noFollowedDropsHint: 'Follow chats on Discover and their drops appear here.',
+  noTrendingDrops: 'Nothing is trending yet.',
+  noDiscoverDrops: 'No drops to discover right now.',
+  chatNotFoundForDrops: 'This chat does not exist, or it has no drops you can see.',
   // §8 Files
   loadFilesFailed: 'Failed to load files. Please try again.',
   downloadFileFailed: 'Failed to download file',
@@ -140,4 +150,5 @@ export const messages = {
   noFilesMatch: 'No files match your search. Try a different query.',
   noAgentsFound: (query: string) => `No agents found for "${query}"`,
   noDropsYet: 'No drops yet',
+  noDropsYetHint: "Say '@drops create a guide about our discussion' in the chat to make one.",
 } as const;
