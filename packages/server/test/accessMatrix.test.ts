@@ -589,6 +589,63 @@ const cases: Case[] = [
       };
     },
   },
+  // ---- drops (issue 10): every signed-in person reads; participants publish; author or chat admin deletes ----
+  {
+    route: 'POST drops (publish from {chat})',
+    expected: { guest: 401, participant: 200, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const before = Number(await singleValue(world, 'select count(*) from drops where chat = $1', [world.chatId]));
+      const response = await call(world, role, 'POST', '/api/drops', { chat_id: world.chatId, title: `By ${role}`, content: 'Matrix' });
+      return {
+        status: response.status,
+        verify: async () => expect(Number(await singleValue(world, 'select count(*) from drops where chat = $1', [world.chatId])) - before).toBe(response.status === 200 ? 1 : 0),
+      };
+    },
+  },
+  ...(['GET', 'like', 'bookmark'] as const).map((action): Case => ({
+    route: `${action} drops/{drop}`,
+    expected: { ...all(200), guest: 401 },
+    call: async (world, role) => {
+      const created = await call(world, 'participant', 'POST', '/api/drops', { chat_id: world.chatId, title: `Read by ${role}`, content: 'x' });
+      const dropId = (created.body as { id: string }).id;
+      return action === 'GET' ? call(world, role, 'GET', `/api/drops/${dropId}`) : call(world, role, 'POST', `/api/drops/${dropId}/${action}`);
+    },
+  })),
+  {
+    route: "DELETE drops/{participant's drop}",
+    expected: { guest: 401, participant: 204, chatAdmin: 204, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const created = await call(world, 'participant', 'POST', '/api/drops', { chat_id: world.chatId, title: `Deleted by ${role}`, content: 'x' });
+      const dropId = (created.body as { id: string }).id;
+      const response = await call(world, role, 'DELETE', `/api/drops/${dropId}`);
+      return {
+        status: response.status,
+        verify: async () => expect(Number(await singleValue(world, 'select count(*) from drops where id = $1', [dropId]))).toBe(response.status === 204 ? 0 : 1),
+      };
+    },
+  },
+  ...(['feed', 'trending', 'discover', 'bookmarks', 'notifications'] as const).map((feed): Case => ({
+    route: `GET drops/${feed}`,
+    expected: { ...all(200), guest: 401 },
+    call: async (world, role) => call(world, role, 'GET', `/api/drops/${feed}`),
+  })),
+  { route: 'GET discover/chats', expected: { ...all(200), guest: 401 }, call: async (world, role) => call(world, role, 'GET', '/api/discover/chats') },
+  {
+    route: 'GET drops/chat/{chat with drops}',
+    expected: { ...all(200), guest: 401 },
+    call: async (world, role) => {
+      await call(world, 'participant', 'POST', '/api/drops', { chat_id: world.chatId, title: 'So the chat has drops', content: 'x' });
+      return call(world, role, 'GET', `/api/drops/chat/${world.chatId}`);
+    },
+  },
+  ...(['POST', 'DELETE'] as const).map((method): Case => ({
+    route: `${method} follow/{chat with drops}`,
+    expected: { ...all(200), guest: 401 },
+    call: async (world, role) => {
+      await call(world, 'participant', 'POST', '/api/drops', { chat_id: world.chatId, title: 'Followable', content: 'x' });
+      return call(world, role, method, `/api/follow/${world.chatId}`);
+    },
+  })),
 ];
 
 describe.each(variants)('access matrix ($name)', (variant) => {
