@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { deleteHostedAgentErrorMessage, messages, toConfabError, type AgentView, type ClientState } from '@confab/client';
-import { Alert } from '../../components/Alert/Alert';
+import { AgentCardFrame } from '../../components/AgentCardFrame/AgentCardFrame';
+import { AgentList } from '../../components/AgentList/AgentList';
 import { Button } from '../../components/Button/Button';
 import { PageHeader } from '../../components/PageHeader/PageHeader';
 import { agentsOf } from '../../internal/agentsClient';
-import { useComponents } from '../../provider/ComponentsContext';
 import { useConfabClient, useConfabStore } from '../../provider/hooks';
 import { CreateHostedAgentForm } from './CreateHostedAgentForm';
 
@@ -55,7 +55,6 @@ function AdminsOnly() {
 
 function HostedAgents({ confirm }: { confirm: (question: string) => boolean }) {
   const client = useConfabClient();
-  const { Spinner } = useComponents();
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
 
@@ -81,35 +80,26 @@ function HostedAgents({ confirm }: { confirm: (question: string) => boolean }) {
   return (
     <>
       <CreateHostedAgentForm onCreated={(agent) => change((agents) => [...agents, agent])} />
-      <section className="cf-agents__list" aria-label="Hosted agents">
-        <h2>Hosted agents</h2>
-        {load.kind === 'loading' ? (
-          <p className="cf-agents__note" role="status">
-            <Spinner size={18} /> Loading agents...
-          </p>
-        ) : null}
-        {load.kind === 'failed' ? (
-          <Alert>
-            {messages.loadAgentsFailed}{' '}
-            <Button variant="ghost" onClick={() => setAttempt((count) => count + 1)}>
-              Try again
-            </Button>
-          </Alert>
-        ) : null}
-        {load.kind === 'loaded' && load.agents.length === 0 ? <p className="cf-agents__note">No hosted agents yet.</p> : null}
+      <AgentList
+        title="Hosted agents"
+        loading={load.kind === 'loading'}
+        failed={load.kind === 'failed'}
+        onRetry={() => setAttempt((count) => count + 1)}
+        empty={load.kind === 'loaded' && load.agents.length === 0}
+        emptyText="No hosted agents yet."
+      >
         {load.kind === 'loaded'
           ? load.agents.map((agent) => (
               <HostedAgentCard key={agent.id} agent={agent} confirm={confirm} onDeleted={() => change((agents) => agents.filter((entry) => entry.id !== agent.id))} />
             ))
           : null}
-      </section>
+      </AgentList>
     </>
   );
 }
 
 function HostedAgentCard({ agent, confirm, onDeleted }: { agent: AgentView; confirm: (question: string) => boolean; onDeleted: () => void }) {
   const client = useConfabClient();
-  const headingId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -127,22 +117,21 @@ function HostedAgentCard({ agent, confirm, onDeleted }: { agent: AgentView; conf
   };
 
   return (
-    <article className="cf-card cf-agent-card" aria-labelledby={headingId}>
-      <header className="cf-agent-card__header">
-        <h3 id={headingId} className="cf-agent-card__name">
-          {agent.name}
-        </h3>
-        <span className="cf-agent-card__username">@{agent.username}</span>
-        <span className="cf-presence cf-presence--online">Active</span>
-        {agent.site_wide_available ? null : <span className="cf-badge">Dev room only</span>}
-      </header>
-      {agent.description.trim() !== '' ? <p className="cf-agent-card__description">{agent.description}</p> : null}
-      {error !== null ? <Alert>{error}</Alert> : null}
+    <AgentCardFrame
+      agent={agent}
+      badges={
+        <>
+          <span className="cf-presence cf-presence--online">Active</span>
+          {agent.site_wide_available ? null : <span className="cf-badge">Dev room only</span>}
+        </>
+      }
+      error={error}
+    >
       <div className="cf-agent-card__actions">
         <Button variant="danger" disabled={busy} aria-busy={busy} onClick={remove}>
           {busy ? 'Deleting...' : 'Delete'}
         </Button>
       </div>
-    </article>
+    </AgentCardFrame>
   );
 }

@@ -1,9 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { createHostedAgentErrorMessage, validateHostedAgentCreation, type AgentView } from '@confab/client';
-import { Alert } from '../../components/Alert/Alert';
-import { Button } from '../../components/Button/Button';
+import { CardForm } from '../../components/CardForm/CardForm';
 import { FormField } from '../../components/FormField/FormField';
 import { agentsOf } from '../../internal/agentsClient';
+import { useCreateSubmission } from '../../internal/useCreateSubmission';
 import { useConfabClient } from '../../provider/hooks';
 
 export interface CreateHostedAgentFormProps {
@@ -16,41 +16,23 @@ export interface CreateHostedAgentFormProps {
  */
 export function CreateHostedAgentForm({ onCreated }: CreateHostedAgentFormProps) {
   const client = useConfabClient();
-  const headingId = useId();
-  const errorId = useId();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [siteWide, setSiteWide] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    const invalid = validateHostedAgentCreation({ displayName: name });
-    if (invalid !== null) {
-      setError(invalid);
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const agent = await agentsOf(client).createHosted({ name, description, siteWideAvailable: siteWide });
+  const { error, busy, submit } = useCreateSubmission({
+    validate: () => validateHostedAgentCreation({ displayName: name }),
+    create: () => agentsOf(client).createHosted({ name, description, siteWideAvailable: siteWide }),
+    errorMessage: createHostedAgentErrorMessage,
+    onCreated: (agent) => {
       setName('');
       setDescription('');
       setSiteWide(true);
       onCreated(agent);
-    } catch (failure) {
-      setError(createHostedAgentErrorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
 
   return (
-    <form className="cf-form cf-card" noValidate onSubmit={submit} aria-labelledby={headingId} aria-describedby={error !== null ? errorId : undefined}>
-      <h2 id={headingId}>Create a hosted agent</h2>
-      {error !== null ? <Alert id={errorId}>{error}</Alert> : null}
+    <CardForm title="Create a hosted agent" submitLabel="Create Hosted Agent" busyLabel="Creating..." busy={busy} error={error} onSubmit={submit}>
       <FormField label="Display name" name="name" autoComplete="off" required value={name} disabled={busy} onChange={(event) => setName(event.target.value)} />
       <FormField
         label="Description"
@@ -65,9 +47,6 @@ export function CreateHostedAgentForm({ onCreated }: CreateHostedAgentFormProps)
         <input type="checkbox" checked={siteWide} disabled={busy} onChange={(event) => setSiteWide(event.target.checked)} />
         <span>Available site-wide</span>
       </label>
-      <Button type="submit" disabled={busy} aria-busy={busy}>
-        {busy ? 'Creating...' : 'Create Hosted Agent'}
-      </Button>
-    </form>
+    </CardForm>
   );
 }

@@ -1,6 +1,6 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { deleteAgentErrorMessage, messages, updateAgentErrorMessage, type AgentView, type AgentWithKey } from '@confab/client';
-import { Alert } from '../../components/Alert/Alert';
+import { AgentCardFrame } from '../../components/AgentCardFrame/AgentCardFrame';
 import { Button } from '../../components/Button/Button';
 import { agentsOf } from '../../internal/agentsClient';
 import { useConfabClient, useNavigate } from '../../provider/hooks';
@@ -29,7 +29,6 @@ export function rotateKeyConfirmation(username: string): string {
 export function AgentCard({ agent, onKey, confirm = defaultConfirm }: AgentCardProps) {
   const client = useConfabClient();
   const navigate = useNavigate();
-  const headingId = useId();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<'availability' | 'rotate' | 'delete' | null>(null);
   const online = agent.status === 'online' || agent.status === 'active';
@@ -61,16 +60,11 @@ export function AgentCard({ agent, onKey, confirm = defaultConfirm }: AgentCardP
   };
 
   return (
-    <article className="cf-card cf-agent-card" aria-labelledby={headingId}>
-      <header className="cf-agent-card__header">
-        <h3 id={headingId} className="cf-agent-card__name">
-          {agent.name}
-        </h3>
-        <span className="cf-agent-card__username">@{agent.username}</span>
-        <span className={`cf-presence cf-presence--${online ? 'online' : 'offline'}`}>{online ? 'Online' : 'Offline'}</span>
-      </header>
-      {agent.description.trim() !== '' ? <p className="cf-agent-card__description">{agent.description}</p> : null}
-      {error !== null ? <Alert>{error}</Alert> : null}
+    <AgentCardFrame
+      agent={agent}
+      badges={<span className={`cf-presence cf-presence--${online ? 'online' : 'offline'}`}>{online ? 'Online' : 'Offline'}</span>}
+      error={error}
+    >
       <AvailabilitySelect siteWide={agent.site_wide_available} disabled={busy !== null} onChange={setAvailability} />
       <div className="cf-agent-card__room">
         {agent.dev_room_id === '' ? (
@@ -91,6 +85,6 @@ export function AgentCard({ agent, onKey, confirm = defaultConfirm }: AgentCardP
           {busy === 'delete' ? 'Deleting...' : 'Delete'}
         </Button>
       </div>
-    </article>
+    </AgentCardFrame>
   );
 }

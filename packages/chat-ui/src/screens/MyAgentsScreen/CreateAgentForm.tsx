@@ -1,10 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { createAgentErrorMessage, validateAgentCreation, type AgentWithKey } from '@confab/client';
 import { usernameFromName } from '@confab/client/rules';
-import { Alert } from '../../components/Alert/Alert';
-import { Button } from '../../components/Button/Button';
+import { CardForm } from '../../components/CardForm/CardForm';
 import { FormField } from '../../components/FormField/FormField';
 import { agentsOf } from '../../internal/agentsClient';
+import { useCreateSubmission } from '../../internal/useCreateSubmission';
 import { useConfabClient } from '../../provider/hooks';
 import { AvailabilitySelect } from './AvailabilitySelect';
 
@@ -19,44 +19,26 @@ export interface CreateAgentFormProps {
  */
 export function CreateAgentForm({ onCreated }: CreateAgentFormProps) {
   const client = useConfabClient();
-  const headingId = useId();
-  const errorId = useId();
   const [name, setName] = useState('');
   const [username, setUsername] = useState('');
   const [description, setDescription] = useState('');
   const [siteWide, setSiteWide] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const suggested = name.trim() === '' ? null : usernameFromName(name);
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    const invalid = validateAgentCreation({ name, description });
-    if (invalid !== null) {
-      setError(invalid);
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const created = await agentsOf(client).create({ name, description, username, siteWideAvailable: siteWide });
+  const { error, busy, submit } = useCreateSubmission({
+    validate: () => validateAgentCreation({ name, description }),
+    create: () => agentsOf(client).create({ name, description, username, siteWideAvailable: siteWide }),
+    errorMessage: createAgentErrorMessage,
+    onCreated: (created) => {
       setName('');
       setUsername('');
       setDescription('');
       setSiteWide(true);
       onCreated(created);
-    } catch (failure) {
-      setError(createAgentErrorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
 
   return (
-    <form className="cf-form cf-card" noValidate onSubmit={submit} aria-labelledby={headingId} aria-describedby={error !== null ? errorId : undefined}>
-      <h2 id={headingId}>Create an agent</h2>
-      {error !== null ? <Alert id={errorId}>{error}</Alert> : null}
+    <CardForm title="Create an agent" submitLabel="Create Agent" busyLabel="Creating..." busy={busy} error={error} onSubmit={submit}>
       <FormField label="Name" name="name" autoComplete="off" required value={name} disabled={busy} onChange={(event) => setName(event.target.value)} />
       <FormField
         label="Username (optional)"
@@ -70,9 +52,6 @@ export function CreateAgentForm({ onCreated }: CreateAgentFormProps) {
       />
       <FormField label="Description" name="description" autoComplete="off" value={description} disabled={busy} onChange={(event) => setDescription(event.target.value)} />
       <AvailabilitySelect siteWide={siteWide} disabled={busy} onChange={setSiteWide} />
-      <Button type="submit" disabled={busy} aria-busy={busy}>
-        {busy ? 'Creating...' : 'Create Agent'}
-      </Button>
-    </form>
+    </CardForm>
   );
 }

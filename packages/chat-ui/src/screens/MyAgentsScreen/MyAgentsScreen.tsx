@@ -1,10 +1,8 @@
 import { useEffect, useState } from 'react';
-import { messages, type AgentWithKey, type ClientState } from '@confab/client';
-import { Alert } from '../../components/Alert/Alert';
-import { Button } from '../../components/Button/Button';
+import type { AgentWithKey, ClientState } from '@confab/client';
+import { AgentList } from '../../components/AgentList/AgentList';
 import { PageHeader } from '../../components/PageHeader/PageHeader';
 import { agentsOf } from '../../internal/agentsClient';
-import { useComponents } from '../../provider/ComponentsContext';
 import { useConfabClient, useConfabStore } from '../../provider/hooks';
 import { AgentCard } from './AgentCard';
 import { AgentKeyNotice } from './AgentKeyNotice';
@@ -39,7 +37,6 @@ interface ShownKey {
  */
 export function MyAgentsScreen({ backTo = '/', confirm, copyText }: MyAgentsScreenProps) {
   const client = useConfabClient();
-  const { Spinner } = useComponents();
   const all = useConfabStore(selectAgents);
   const loading = useConfabStore(selectLoading);
   const error = useConfabStore(selectError);
@@ -78,26 +75,18 @@ export function MyAgentsScreen({ backTo = '/', confirm, copyText }: MyAgentsScre
           />
         ) : null}
         <CreateAgentForm onCreated={show('created')} />
-        <section className="cf-agents__list" aria-label="Your agents">
-          <h2>Your agents</h2>
-          {loading && agents.length === 0 ? (
-            <p className="cf-agents__note" role="status">
-              <Spinner size={18} /> Loading agents...
-            </p>
-          ) : null}
-          {error !== null ? (
-            <Alert>
-              {messages.loadAgentsFailed}{' '}
-              <Button variant="ghost" onClick={() => setAttempt((count) => count + 1)}>
-                Try again
-              </Button>
-            </Alert>
-          ) : null}
-          {!loading && error === null && agents.length === 0 ? <p className="cf-agents__note">You have no agents yet. Create one above.</p> : null}
+        <AgentList
+          title="Your agents"
+          loading={loading && agents.length === 0}
+          failed={error !== null}
+          onRetry={() => setAttempt((count) => count + 1)}
+          empty={!loading && error === null && agents.length === 0}
+          emptyText="You have no agents yet. Create one above."
+        >
           {agents.map((agent) => (
             <AgentCard key={agent.id} agent={agent} onKey={show('rotated')} confirm={confirm} />
           ))}
-        </section>
+        </AgentList>
         <AgentQuickstart serverUrl={client.baseUrl} username={username || 'you'} agentUsername={agents[0]?.username ?? null} />
       </div>
     </section>
