@@ -6,14 +6,16 @@
  * Not exported from the package: it knows only what the screens need, and none of the server's
  * rules (house style 19): those are tested on the real server.
  */
-import type { AgentView, ChatFile } from '@confab/client';
+import type { AgentView, ChatFile, WireDrop } from '@confab/client';
 import { buildFakeAgent, createAgentRoutes, type FakeAgentInput } from './fakeAgents';
+import { buildFakeDrop, createDropRoutes, type FakeDropInput, type FakeDropsData } from './fakeDrops';
 import { buildFileRecord, createFileRoutes, type FakeFileInput } from './fakeFiles';
 import { callerId, errorResponse, json, nextRecordId, stamp } from './fakeHttp';
 import { buildFakeInvitation, createInvitationRoutes, type FakeInvitation, type FakeInvitationInput } from './fakeInvitations';
 
 export { errorResponse, json } from './fakeHttp';
 export type { FakeAgentInput } from './fakeAgents';
+export type { FakeDropInput, FakeDropsData } from './fakeDrops';
 export type { FakeFileInput } from './fakeFiles';
 export type { FakeInvitation, FakeInvitationInput } from './fakeInvitations';
 
@@ -86,6 +88,10 @@ export interface FakeBackend {
   addAgent(input: FakeAgentInput): AgentView;
   /** Every API key handed out by create and rotate-key, newest last. */
   agentKeys: string[];
+  /** The drops routes' data (fakeDrops.ts): drops, the caller's follows, the notification count. */
+  dropData: FakeDropsData;
+  /** Adds a drop (each an hour newer than the previous one) and returns it. */
+  addDrop(input: FakeDropInput): WireDrop;
   /** Reset tokens that confirm-password-reset accepts. */
   resetTokens: Set<string>;
   /** Every request seen, as 'METHOD /path' plus its JSON body (multipart: the fields, files as File). */
@@ -145,6 +151,7 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
   const invitations: FakeInvitation[] = [];
   const agents: AgentView[] = [];
   const agentKeys: string[] = [];
+  const dropData: FakeDropsData = { drops: [], follows: new Set(), otherFollowers: new Map(), notificationCount: 0 };
   const deleteOutcomes = new Map<string, number>();
   const fileTokens: string[] = [];
   const resetTokens = new Set<string>();
@@ -200,6 +207,7 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
   const fileRoutes = createFileRoutes({ users, chats, files, deleteOutcomes, fileTokens });
   const invitationRoutes = createInvitationRoutes({ chats, invitations });
   const agentRoutes = createAgentRoutes({ agents, agentKeys });
+  const dropRoutes = createDropRoutes(dropData, chats);
 
   /** `form` is a multipart body, read as given: serialising it through Request would lose file names. */
   const handle = async (request: Request, form: FormData | null): Promise<Response> => {
@@ -216,7 +224,7 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
     requests.push({ route, body });
     const handler = overrides.get(route) ?? routes[route];
     if (handler) return handler(request, body);
-    const recordResponse = records(request, url, body) ?? fileRoutes(request, url, body) ?? invitationRoutes(request, url) ?? agentRoutes(request, url, body);
+    const recordResponse = records(request, url, body) ?? fileRoutes(request, url, body) ?? invitationRoutes(request, url) ?? agentRoutes(request, url, body) ?? dropRoutes(request, url, body);
     return recordResponse ?? errorResponse(404, "The requested resource wasn't found.");
   };
 
@@ -284,6 +292,12 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
       return agent;
     },
     agentKeys,
+    dropData,
+    addDrop: (input) => {
+      const drop = buildFakeDrop(input, dropData.drops.length);
+      dropData.drops.push(drop);
+      return drop;
+    },
     resetTokens,
     requests,
     override: (route, handler) => overrides.set(route, handler),

@@ -1,0 +1,63 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, within } from 'storybook/test';
+import { storyChats } from '../../storybook/storyData';
+import { withConfab } from '../../storybook/withConfab';
+import { errorResponse } from '../../testing/fakeBackend';
+import { CreateDropModal } from './CreateDropModal';
+
+const chat = storyChats[0]!;
+
+const meta = {
+  title: 'Drops/CreateDropModal',
+  component: CreateDropModal,
+  args: { chatId: chat.id, chatName: chat.name, onClose: () => {} },
+} satisfies Meta<typeof CreateDropModal>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Empty: Story = { decorators: [withConfab({ signedIn: true, state: { chats: storyChats } })] };
+
+async function fill(canvasElement: HTMLElement) {
+  const dialog = within(within(canvasElement.ownerDocument.body).getByRole('dialog', { name: 'Create a Drop' }));
+  await userEvent.type(dialog.getByLabelText('Title'), 'Launch checklist for v2');
+  await userEvent.type(dialog.getByLabelText('Content'), 'What ships on Monday, and who signs off. #launch');
+  return dialog;
+}
+
+/** Filled in: the counters show 23/100 and 48/2000. */
+export const Filled: Story = {
+  decorators: [withConfab({ signedIn: true, state: { chats: storyChats } })],
+  play: async ({ canvasElement }) => {
+    const dialog = await fill(canvasElement);
+    await expect(dialog.getByLabelText('Title')).toHaveAccessibleDescription('23/100');
+  },
+};
+
+export const TitleRequired: Story = {
+  decorators: [withConfab({ signedIn: true, state: { chats: storyChats } })],
+  play: async ({ canvasElement }) => {
+    const dialog = within(within(canvasElement.ownerDocument.body).getByRole('dialog'));
+    await userEvent.click(dialog.getByRole('button', { name: 'Create Drop' }));
+    await expect(dialog.getByRole('alert')).toHaveTextContent('Please enter a title');
+  },
+};
+
+/** Publishing: 'Creating...' (the fake server holds the answer). */
+export const Creating: Story = {
+  decorators: [withConfab({ signedIn: true, state: { chats: storyChats }, configure: (backend) => backend.override('POST /api/drops', () => new Promise<Response>(() => {})) })],
+  play: async ({ canvasElement }) => {
+    const dialog = await fill(canvasElement);
+    await userEvent.click(dialog.getByRole('button', { name: 'Create Drop' }));
+    await expect(dialog.getByRole('button', { name: 'Creating...' })).toBeVisible();
+  },
+};
+
+export const Failed: Story = {
+  decorators: [withConfab({ signedIn: true, state: { chats: storyChats }, configure: (backend) => backend.override('POST /api/drops', () => errorResponse(404, 'Chat not found')) })],
+  play: async ({ canvasElement }) => {
+    const dialog = await fill(canvasElement);
+    await userEvent.click(dialog.getByRole('button', { name: 'Create Drop' }));
+    await expect(await dialog.findByRole('alert')).toHaveTextContent('Failed to create drop: Chat not found');
+  },
+};

@@ -1,0 +1,148 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { constants, messages, toConfabError, validateDrop, type WireDrop } from '@confab/client';
+import { Alert } from '../Alert/Alert';
+import { Button } from '../Button/Button';
+import { dropPath, dropsOf } from '../../internal/dropsClient';
+import { useModalDialog } from '../../internal/useModalDialog';
+import { useConfabClient, useNavigate } from '../../provider/hooks';
+
+export interface CreateDropModalProps {
+  /** The chat the drop is published from (the user must take part in it). */
+  chatId: string;
+  /** Shown under the title ('From Design'). */
+  chatName?: string;
+  /** Escape, a click on the backdrop, Cancel and × call it. */
+  onClose: () => void;
+  /** After publishing; default: open /drops/{slug} (spec §7). */
+  onCreated?: (drop: WireDrop) => void;
+}
+
+const { titleMaxLength, contentMaxLength } = constants.drop;
+
+/** What a refused creation says: the spec §8 text, with the server's reason when it gave one. */
+function creationFailure(error: unknown): string {
+  const failure = toConfabError(error);
+  const detail = Object.values(failure.fieldErrors)[0]?.message ?? failure.serverMessage;
+  return detail ? `${messages.createDropFailed}: ${detail}` : messages.createDropFailed;
+}
+
+/**
+ * Spec §2 Create a Drop modal: a title (up to 100 characters) and content (up to 2000), each with
+ * a counter; 'Creating...' while it publishes; then the new drop opens. It closes on Escape, a
+ * backdrop click, Cancel or ×, and keeps focus inside while open. A failure is shown here
+ * (role=alert) and the form stays filled.
+ */
+export function CreateDropModal({ chatId, chatName, onClose, onCreated }: CreateDropModalProps) {
+  const client = useConfabClient();
+  const navigate = useNavigate();
+  const headingId = useId();
+  const titleId = useId();
+  const contentId = useId();
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const titleRef = useRef<HTMLInputElement>(null);
+  const [title, setTitle] = useState('');
+  const [content, setContent] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const open = useRef(true);
+  useEffect(
+    () => () => {
+      open.current = false;
+    },
+    [],
+  );
+  const onKeyDown = useModalDialog(dialogRef, { onClose, initialFocusRef: titleRef });
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const invalid = validateDrop({ title, content });
+    if (invalid !== null) {
+      setError(invalid);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const drop = await dropsOf(client).createDrop({ chat_id: chatId, title, content });
+      // Closed meanwhile: the drop exists, but the person has moved on.
+      if (!open.current) return;
+      if (onCreated) onCreated(drop);
+      else navigate(dropPath(drop.slug));
+    } catch (failure) {
+      if (!open.current) return;
+      setError(creationFailure(failure));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div
+      className="cf-dialog-backdrop"
+      onMouseDown={(event) => {
+        if (event.target === event.currentTarget) onClose();
+      }}
+    >
+      <div ref={dialogRef} role="dialog" aria-modal="true" aria-labelledby={headingId} tabIndex={-1} className="cf-dialog cf-create-drop" onKeyDown={onKeyDown}>
+        <header className="cf-dialog__header">
+          <h2 id={headingId} className="cf-dialog__title">
+            Create a Drop
+          </h2>
+          <button type="button" className="cf-dialog__close" aria-label="Close" onClick={onClose}>
+            ×
+          </button>
+        </header>
+        {chatName ? <p className="cf-create-drop__from">From {chatName}</p> : null}
+        <form className="cf-stack" aria-labelledby={headingId} noValidate onSubmit={(event) => void submit(event)}>
+          <div className="cf-field">
+            <label className="cf-field__label" htmlFor={titleId}>
+              Title
+            </label>
+            <input
+              ref={titleRef}
+              id={titleId}
+              className="cf-field__input"
+              value={title}
+              maxLength={titleMaxLength}
+              onChange={(event) => setTitle(event.target.value)}
+              readOnly={busy}
+              aria-describedby={`${titleId}-count`}
+              autoComplete="off"
+            />
+            <p id={`${titleId}-count`} className="cf-field__hint cf-create-drop__counter">
+              {title.length}/{titleMaxLength}
+            </p>
+          </div>
+          <div className="cf-field">
+            <label className="cf-field__label" htmlFor={contentId}>
+              Content
+            </label>
+            <textarea
+              id={contentId}
+              className="cf-field__input cf-create-drop__content"
+              value={content}
+              maxLength={contentMaxLength}
+              rows={10}
+              onChange={(event) => setContent(event.target.value)}
+              readOnly={busy}
+              aria-describedby={`${contentId}-count`}
+            />
+            <p id={`${contentId}-count`} className="cf-field__hint cf-create-drop__counter">
+              {content.length}/{contentMaxLength}
+            </p>
+          </div>
+          {error !== null ? <Alert>{error}</Alert> : null}
+          <div className="cf-dialog__actions">
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            {/* Not disabled while busy: focus stays on it (and in the dialog); a second submit is ignored. */}
+            <Button type="submit" aria-disabled={busy || undefined}>
+              {busy ? 'Creating...' : 'Create Drop'}
+            </Button>
+          </div>
+        </form>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import { useRef, useSyncExternalStore } from 'react';
+import { constants, renderMessageContent, type ConfabClient, type DropsState, type FeedTab, type RenderedContent } from '@confab/client';
+import { useConfabClient } from '../provider/hooks';
+
+/*
+ * The seam chat-ui reads the drops surface of @confab/client through (docs/CONTRACTS.md, "Drops
+ * (issue 10)"): client.drops and its store, and the small display rules the drops parts share.
+ */
+
+export const dropsOf = (client: ConfabClient) => client.drops;
+
+/**
+ * Subscribes to a slice of client.drops.store (house style 2: the state lives in the client, React
+ * binds to it); memoised per store state like useConfabStore.
+ *
+ * @example const feed = useDropsStore((state) => state.feed);
+ */
+export function useDropsStore<T>(selector: (state: DropsState) => T): T {
+  const { store } = useConfabClient().drops;
+  const cache = useRef<{ state: DropsState; selector: (state: DropsState) => T; value: T } | null>(null);
+  const getSelection = (): T => {
+    const state = store.getState();
+    const cached = cache.current;
+    if (cached !== null && cached.state === state && cached.selector === selector) return cached.value;
+    const value = selector(state);
+    const stable = cached !== null && Object.is(cached.value, value) ? cached.value : value;
+    cache.current = { state, selector, value: stable };
+    return stable;
+  };
+  return useSyncExternalStore(store.subscribe, getSelection, getSelection);
+}
+
+/** The route of a feed tab (spec §2): /drops, /drops/trending, /drops/discover. */
+export function feedTabPath(tab: FeedTab): string {
+  return tab === constants.defaultFeedTab ? '/drops' : `/drops/${tab}`;
+}
+
+export const dropPath = (slug: string) => `/drops/${encodeURIComponent(slug)}`;
+export const chatDropsPath = (chatId: string) => `/chat/${encodeURIComponent(chatId)}/drops`;
+
+/** Spec §9: a card shows at most 3 tags, then '+N' for the rest. */
+export function cardTags(tags: readonly string[], max: number = constants.drop.cardMaxTags): { shown: string[]; more: number } {
+  return { shown: tags.slice(0, max), more: Math.max(0, tags.length - max) };
+}
+
+/** A drop's markdown through the message renderer: the same sanitiser as messages (spec §1). */
+export function renderDropContent(content: string): RenderedContent {
+  return renderMessageContent(content);
+}
