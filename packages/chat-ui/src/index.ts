@@ -59,6 +59,29 @@ export type { QuickstartInput, QuickstartStep } from './screens/MyAgentsScreen/q
 export { ConfabAgentsScreen } from './screens/ConfabAgentsScreen/ConfabAgentsScreen';
 export type { ConfabAgentsScreenProps } from './screens/ConfabAgentsScreen/ConfabAgentsScreen';
 
+export { DropsFeedScreen, feedStatusLine } from './screens/DropsFeedScreen/DropsFeedScreen';
+export type { DropsFeedScreenProps } from './screens/DropsFeedScreen/DropsFeedScreen';
+export { FeedTabs } from './screens/DropsFeedScreen/FeedTabs';
+export type { FeedTabsProps } from './screens/DropsFeedScreen/FeedTabs';
+export { DiscoverChats } from './screens/DropsFeedScreen/DiscoverChats';
+export { DropScreen } from './screens/DropScreen/DropScreen';
+export type { DropScreenProps } from './screens/DropScreen/DropScreen';
+export { DropContent } from './screens/DropScreen/DropContent';
+export type { DropContentProps } from './screens/DropScreen/DropContent';
+export { ChatDropsScreen } from './screens/ChatDropsScreen/ChatDropsScreen';
+export type { ChatDropsScreenProps } from './screens/ChatDropsScreen/ChatDropsScreen';
+
+// Drop parts
+export { DropCard, chatInitial } from './components/DropCard/DropCard';
+export type { DropCardProps } from './components/DropCard/DropCard';
+export { LikeButton, BookmarkButton } from './components/DropCard/DropReactions';
+export type { DropReactionProps } from './components/DropCard/DropReactions';
+export { CreateDropModal } from './components/CreateDropModal/CreateDropModal';
+export type { CreateDropModalProps } from './components/CreateDropModal/CreateDropModal';
+export { FollowButton } from './components/FollowButton/FollowButton';
+export type { FollowButtonProps } from './components/FollowButton/FollowButton';
+export { useDropsStore, feedTabPath, cardTags } from './internal/dropsClient';
+
 // Chat parts
 export { ChatHeader, connectionLabel } from './components/ChatHeader/ChatHeader';
 export type { ChatHeaderProps } from './components/ChatHeader/ChatHeader';

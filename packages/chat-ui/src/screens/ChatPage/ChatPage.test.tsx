@@ -161,6 +161,32 @@ describe('ChatPage', () => {
   });
 });
 
+describe('ChatPage drops', () => {
+  it('opens the Create a Drop modal from the header; publishing opens the new drop, Escape closes it', async () => {
+    const { user, navigate } = await openChat(1);
+    const createDrop = await screen.findByRole('button', { name: 'Create a Drop' });
+    await user.click(createDrop);
+    const dialog = screen.getByRole('dialog', { name: 'Create a Drop' });
+    expect(dialog).toHaveTextContent('From Design');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(createDrop).toHaveFocus();
+
+    await user.click(createDrop);
+    const reopened = screen.getByRole('dialog', { name: 'Create a Drop' });
+    await user.type(within(reopened).getByLabelText('Title'), 'Weekly sync notes');
+    await user.type(within(reopened).getByLabelText('Content'), 'We agreed on the plan.');
+    await user.click(within(reopened).getByRole('button', { name: 'Create Drop' }));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/drops/weekly-sync-notes'));
+  });
+
+  it('View Drops opens the chat drops view', async () => {
+    const { user, navigate } = await openChat(0);
+    await user.click(await screen.findByRole('button', { name: 'View Drops' }));
+    expect(navigate).toHaveBeenCalledWith('/chat/chat_design_001/drops');
+  });
+});
+
 describe('ChatPage agent activity', () => {
   const deep = { id: 'agentdeep000001', username: 'deep', name: 'Deep Research' };
 

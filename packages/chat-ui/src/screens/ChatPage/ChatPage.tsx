@@ -4,6 +4,7 @@ import { AgentStatusBar } from '../../components/AgentStatusBar/AgentStatusBar';
 import { Button } from '../../components/Button/Button';
 import { ChatFilesPanel } from '../../components/ChatFilesPanel/ChatFilesPanel';
 import { ChatHeader } from '../../components/ChatHeader/ChatHeader';
+import { CreateDropModal } from '../../components/CreateDropModal/CreateDropModal';
 import { MessageInput } from '../../components/MessageInput/MessageInput';
 import { MessageList } from '../../components/MessageList/MessageList';
 import { PageHeader } from '../../components/PageHeader/PageHeader';
@@ -23,7 +24,10 @@ export interface ChatPageProps {
    * ChatFilesPanel.
    */
   onOpenFiles?: () => void;
-  /** Opens the Create a Drop modal (arrives with the drops issue). */
+  /**
+   * Replaces what the header's Create a Drop button does. Without it the page opens its own
+   * CreateDropModal, which opens the new drop at /drops/{slug}.
+   */
   onCreateDrop?: () => void;
   /**
    * A first message to send once the chat has opened (a chat started from the agent search,
@@ -73,6 +77,8 @@ export function ChatPage({
   const [attempt, setAttempt] = useState(0);
   // The chat whose files panel is open; switching chats closes it.
   const [filesPanelChat, setFilesPanelChat] = useState<string | null>(null);
+  // The chat whose Create a Drop modal is open; switching chats closes it.
+  const [dropModalChat, setDropModalChat] = useState<string | null>(null);
   // Bumped on every finished upload, so an open panel lists the new file.
   const [filesRevision, setFilesRevision] = useState(0);
   // The first message is sent once per chat, however often the page renders or re-opens.
@@ -127,6 +133,8 @@ export function ChatPage({
   const send = useCallback((content: string) => void messagesOf(client).send(chatId, content), [client, chatId]);
   const openFiles = useCallback(() => setFilesPanelChat(chatId), [chatId]);
   const closeFiles = useCallback(() => setFilesPanelChat(null), []);
+  const openCreateDrop = useCallback(() => setDropModalChat(chatId), [chatId]);
+  const closeCreateDrop = useCallback(() => setDropModalChat(null), []);
   const fileUploaded = useCallback(() => setFilesRevision((revision) => revision + 1), []);
 
   if (problem?.kind === 'not-found') {
@@ -162,7 +170,7 @@ export function ChatPage({
           searchQuery={search}
           onSearchChange={setSearch}
           onOpenFiles={onOpenFiles ?? openFiles}
-          onCreateDrop={onCreateDrop}
+          onCreateDrop={onCreateDrop ?? openCreateDrop}
           canInvite={isChatAdmin(chat, user?.id)}
         />
       ) : (
@@ -183,6 +191,7 @@ export function ChatPage({
       {/* Keyed by chat: the draft and the upload list belong to one chat (uploads under way still finish). */}
       <MessageInput key={chatId} chatId={chatId} onSend={send} disabled={chat === null} onFileUploaded={fileUploaded} />
       {filesPanelChat === chatId ? <ChatFilesPanel chatId={chatId} onClose={closeFiles} refreshKey={filesRevision} locale={locale} /> : null}
+      {dropModalChat === chatId && chat ? <CreateDropModal chatId={chatId} chatName={chat.name} onClose={closeCreateDrop} /> : null}
     </div>
   );
 }

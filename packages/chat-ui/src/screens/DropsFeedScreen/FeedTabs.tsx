@@ -1,0 +1,40 @@
+import { constants, type FeedTab } from '@confab/client';
+import { feedTabPath } from '../../internal/dropsClient';
+import { useComponents } from '../../provider/ComponentsContext';
+
+export interface FeedTabsProps {
+  tab: FeedTab;
+  /** Unread drops of followed chats, shown on the Following tab. */
+  notificationCount: number;
+}
+
+const labels: Record<FeedTab, string> = { following: 'Following', trending: 'Trending', discover: 'Discover' };
+
+/** The feed tabs of spec §2 as links (/drops, /drops/trending, /drops/discover), the open one marked current. */
+export function FeedTabs({ tab, notificationCount }: FeedTabsProps) {
+  const { Link } = useComponents();
+  return (
+    <nav className="cf-feed-tabs" aria-label="Feeds">
+      <ul>
+        {constants.feedTabs.map((each) => (
+          <li key={each}>
+            <Link
+              to={feedTabPath(each)}
+              className="cf-feed-tabs__tab"
+              aria-current={each === tab ? 'page' : undefined}
+              aria-label={each === 'following' && notificationCount > 0 ? `${labels[each]} (${notificationCount} new)` : undefined}
+            >
+              {labels[each]}
+              {each === 'following' && notificationCount > 0 ? (
+                <>
+                  {' '}
+                  <span className="cf-badge cf-feed-tabs__badge">{notificationCount}</span>
+                </>
+              ) : null}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
