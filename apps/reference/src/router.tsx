@@ -1,9 +1,10 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import type { ConfabClient } from '@confab/client';
-import { ChatHome, CompleteAccountPage, ForgotPasswordScreen } from '@confab/chat-ui';
+import { ChatHome, CompleteAccountPage, DropsFeedScreen, ForgotPasswordScreen } from '@confab/chat-ui';
 import { AgentsRoute, ConfabAgentsRoute } from './routes/AgentRoutes';
 import { ChatLayout, ChatOptionsRoute, ChatRoute, InviteUserRoute, NewChatRoute } from './routes/ChatRoutes';
 import { CompleteSignupRoute } from './routes/CompleteSignupRoute';
+import { ChatDropsRoute, DropRoute, DropsLayout } from './routes/DropRoutes';
 import { HomeRoute } from './routes/HomeRoute';
 import { JoinRoute } from './routes/JoinRoute';
 import { LoginRoute } from './routes/LoginRoute';
@@ -35,6 +36,17 @@ export function createAppRouter(client: ConfabClient) {
         { path: 'complete-signup', element: <CompleteSignupRoute /> },
         { path: 'join/:token', element: <JoinRoute /> },
         {
+          path: 'drops',
+          element: <DropsLayout />,
+          // Static paths win over :slug, and no slug may equal one (reservedDropSlugs).
+          children: [
+            { index: true, element: <DropsFeedScreen tab="following" /> },
+            { path: 'trending', element: <DropsFeedScreen tab="trending" /> },
+            { path: 'discover', element: <DropsFeedScreen tab="discover" /> },
+            { path: ':slug', element: <DropRoute /> },
+          ],
+        },
+        {
           path: 'chat',
           element: <ChatLayout />,
           children: [
@@ -43,7 +55,8 @@ export function createAppRouter(client: ConfabClient) {
             { path: ':id', element: <ChatRoute /> },
             { path: ':id/options', element: <ChatOptionsRoute /> },
             { path: ':id/invite', element: <InviteUserRoute /> },
-            // Invite, drops and files screens arrive with later issues; until then the shell's home.
+            { path: ':id/drops', element: <ChatDropsRoute /> },
+            // Anything else under /chat: the shell's home.
             { path: '*', element: <ChatHome /> },
           ],
         },
