@@ -6,7 +6,7 @@ import { ConfabServerError, fieldErrors, validationError, type FieldErrors } fro
 import { userChannel, type UserFrameEvent } from '../realtime/channels';
 import { isUniqueViolation } from '../store/database';
 import { formatTimestamp, newRecordId } from '../store/ids';
-import type { DropWithChat } from '../store/repositories/drops';
+import type { DropWithChat, ScoreInput } from '../store/repositories/drops';
 import type { UserRow } from '../store/repositories/users';
 import type { AccountsService } from './accounts';
 import type { RequestAuth, ServiceContext } from './context';
@@ -18,6 +18,11 @@ export type FeedKind = 'feed' | 'trending' | 'discover' | 'bookmarks';
 const snapshotLifetimeMs = 60 * 60 * 1000;
 const discoverPerChatPerPage = 2;
 const refreshIntervalMs = 5 * 60 * 1000;
+/**
+ * Drops rescored per transaction by the periodic refresh; between two, other requests run (on
+ * SQLite a transaction holds the one connection and the event loop, so this bounds the stall).
+ */
+const refreshChunkSize = 500;
 
 const notFoundDrop = () => new ConfabServerError('notFound', 'Drop not found');
 const notFoundChat = () => new ConfabServerError('notFound', 'Chat not found');
@@ -51,6 +56,8 @@ export function pageOf(query: Record<string, unknown>): { page: number; perPage:
  */
 export class DropsService {
   private readonly refreshTimer: NodeJS.Timeout;
+  private refreshing = false;
+  private closed = false;
 
   constructor(
     private readonly context: ServiceContext,
@@ -61,6 +68,7 @@ export class DropsService {
   }
 
   close(): void {
+    this.closed = true;
     clearInterval(this.refreshTimer);
   }
 
@@ -194,7 +202,7 @@ export class DropsService {
     const user = this.accounts.requireUser(auth);
     const row = await this.store.drops.find(idOrSlug);
     if (row === undefined) throw notFoundDrop();
-    if (await this.store.drops.recordView(row.id, user.id, this.now().slice(0, 10))) await this.rescore(row.id);
+    await this.store.drops.recordView(row.id, user.id, this.now().slice(0, 10), this.scoreAt(this.nowDate().getTime()));
     const fresh = await this.store.drops.find(row.id);
     return this.view(user, fresh ?? row);
   }
@@ -209,10 +217,9 @@ export class DropsService {
 
   async toggleLike(auth: RequestAuth, id: string) {
     const user = this.accounts.requireUser(auth);
-    const row = await this.store.drops.find(id);
-    if (row === undefined) throw notFoundDrop();
-    const result = await this.store.drops.toggleLike(row.id, user.id, this.now());
-    await this.rescore(row.id);
+    const dropId = await this.store.drops.idOf(id);
+    if (dropId === undefined) throw notFoundDrop();
+    const result = await this.store.drops.toggleLike(dropId, user.id, this.now(), this.scoreAt(this.nowDate().getTime()));
     return { liked: result.liked, like_count: result.likeCount };
   }
 
@@ -225,24 +232,36 @@ export class DropsService {
 
   // ---- trending ----
 
-  private async rescore(dropId: string): Promise<void> {
-    const row = await this.store.drops.find(dropId);
-    if (row === undefined) return;
-    const score = trendingScore(Number(row.like_count), Number(row.view_count), Date.parse(row.published_at), this.nowDate().getTime());
-    await this.store.drops.setTrendingScores([{ id: row.id, score }]);
+  /** Scores as of `nowMs`, for the store to apply in the transaction that changes the counts. */
+  private scoreAt(nowMs: number): (drop: ScoreInput) => number {
+    return (drop) => {
+      const score = trendingScore(Number(drop.like_count), Number(drop.view_count), Date.parse(drop.published_at), nowMs);
+      return Number.isFinite(score) ? score : 0;
+    };
   }
 
-  /** Ages every recent drop's score (scores only change on likes and views otherwise). */
+  /**
+   * Ages every recent drop's score (scores only change on likes and views otherwise), a chunk
+   * per transaction, yielding to the event loop between chunks; one refresh at a time, and none
+   * after close.
+   */
   async refreshTrending(): Promise<void> {
+    if (this.refreshing || this.closed) return;
+    this.refreshing = true;
     try {
       const nowMs = this.nowDate().getTime();
       const since = formatTimestamp(new Date(nowMs - trending.windowDays * 24 * 3_600_000));
-      const rows = await this.store.drops.recentForScoring(since, 200_000);
-      const scores = rows.map((row) => ({ id: row.id, score: trendingScore(Number(row.like_count), Number(row.view_count), Date.parse(row.published_at), nowMs) }));
-      await this.store.drops.setTrendingScores(scores);
-      await this.store.drops.deleteSnapshotsBefore(formatTimestamp(new Date(nowMs)));
+      const scoreOf = this.scoreAt(nowMs);
+      let cursor = await this.store.drops.rescoreRecent(since, undefined, refreshChunkSize, scoreOf);
+      while (cursor !== undefined && !this.closed) {
+        await new Promise((resolve) => setImmediate(resolve));
+        cursor = await this.store.drops.rescoreRecent(since, cursor, refreshChunkSize, scoreOf);
+      }
+      if (!this.closed) await this.store.drops.deleteSnapshotsBefore(formatTimestamp(new Date(nowMs)));
     } catch (error) {
       this.context.logger.error({ error: String(error) }, 'trending refresh failed');
+    } finally {
+      this.refreshing = false;
     }
   }
 
@@ -277,7 +296,7 @@ export class DropsService {
   private async candidates(user: UserRow, kind: FeedKind, perPage: number): Promise<{ ids: string[]; total: number }> {
     switch (kind) {
       case 'feed':
-        return this.store.drops.followingIds(user.id);
+        return this.store.drops.followingIds(user.id, this.now());
       case 'trending':
         return this.store.drops.trendingIds(formatTimestamp(new Date(this.nowDate().getTime() - trending.windowDays * 24 * 3_600_000)));
       case 'bookmarks':

@@ -5,6 +5,7 @@ import { serverClaimsMigration } from './003_server_claims';
 import { invitationInviteeMigration } from './004_invitation_invitee';
 import { agentsMigration } from './005_agents';
 import { dropsMigration } from './006_drops';
+import { dropFeedIndexesMigration } from './007_drop_feed_indexes';
 
 /** Migrations live in code (bundled by tsup), so no folder has to ship beside dist/. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '004_invitation_invitee': invitationInviteeMigration,
   '005_agents': agentsMigration,
   '006_drops': dropsMigration,
+  '007_drop_feed_indexes': dropFeedIndexesMigration,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

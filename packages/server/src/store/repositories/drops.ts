@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import { formatTimestamp } from '../ids';
 import type { Database, DropsTable, FeedSnapshotsTable } from '../schema';
 
 export type DropRow = Selectable<DropsTable>;
@@ -13,6 +14,26 @@ export interface DropWithChat extends DropRow {
 
 /** Candidates a snapshot is cut from: at most this many drops per feed. */
 export const snapshotLimit = 1000;
+
+const dayMs = 24 * 3_600_000;
+/** The widest window the following feed narrows its read to; beyond it, it reads them all. */
+const maxWindowDays = 4096;
+
+/** What a drop's trending score is computed from. */
+export interface ScoreInput {
+  like_count: number;
+  view_count: number;
+  published_at: string;
+}
+
+/** The trending score of a drop with these counts and age (the service's formula). */
+export type ScoreOf = (drop: ScoreInput) => number;
+
+/** Where a walk over drops by (published_at, id), newest first, stopped. */
+export interface DropCursor {
+  published_at: string;
+  id: string;
+}
 
 /**
  * Drops, their likes, bookmarks and unique views, chat follows and feed snapshots. Counters are
@@ -33,6 +54,16 @@ export class DropsRepository {
 
   async insert(row: Insertable<DropsTable>): Promise<void> {
     await this.db.insertInto('drops').values(row).execute();
+  }
+
+  /** The id of the drop with this id or slug (no joins: enough to know it exists). */
+  async idOf(idOrSlug: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('drops')
+      .select('id')
+      .where((builder) => builder.or([builder('id', '=', idOrSlug), builder('slug', '=', idOrSlug)]))
+      .executeTakeFirst();
+    return row?.id;
   }
 
   async slugTaken(slug: string): Promise<boolean> {
@@ -82,9 +113,10 @@ export class DropsRepository {
 
   /**
    * Toggles the user's like: an insert that finds the like already there deletes it instead.
-   * The count moves in the same transaction as the row, so it is exact under concurrency.
+   * The count and the trending score move in the same transaction as the row (the update locks
+   * the drop until commit), so both stay exact under concurrency.
    */
-  async toggleLike(dropId: string, userId: string, now: string): Promise<{ liked: boolean; likeCount: number }> {
+  async toggleLike(dropId: string, userId: string, now: string, scoreOf: ScoreOf): Promise<{ liked: boolean; likeCount: number }> {
     return this.db.transaction().execute(async (transaction) => {
       const inserted = await transaction
         .insertInto('drop_likes')
@@ -92,15 +124,22 @@ export class DropsRepository {
         .onConflict((conflict) => conflict.columns(['drop_id', 'user_id']).doNothing())
         .executeTakeFirst();
       let liked = Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
+      let change: '+' | '-' | undefined = liked ? '+' : undefined;
       if (!liked) {
         const removed = await transaction.deleteFrom('drop_likes').where('drop_id', '=', dropId).where('user_id', '=', userId).executeTakeFirst();
         if (Number(removed.numDeletedRows) !== 1) liked = true;
-        else await transaction.updateTable('drops').set((eb) => ({ like_count: eb('like_count', '-', 1) })).where('id', '=', dropId).execute();
-      } else {
-        await transaction.updateTable('drops').set((eb) => ({ like_count: eb('like_count', '+', 1) })).where('id', '=', dropId).execute();
+        else change = '-';
       }
-      const row = await transaction.selectFrom('drops').select('like_count').where('id', '=', dropId).executeTakeFirstOrThrow();
-      return { liked, likeCount: Number(row.like_count) };
+      const counts = change === undefined
+        ? await transaction.selectFrom('drops').select(['like_count', 'view_count', 'published_at']).where('id', '=', dropId).executeTakeFirstOrThrow()
+        : await transaction
+          .updateTable('drops')
+          .set((eb) => ({ like_count: eb('like_count', change, 1) }))
+          .where('id', '=', dropId)
+          .returning(['like_count', 'view_count', 'published_at'])
+          .executeTakeFirstOrThrow();
+      await transaction.updateTable('drops').set({ trending_score: scoreOf(counts) }).where('id', '=', dropId).execute();
+      return { liked, likeCount: Number(counts.like_count) };
     });
   }
 
@@ -117,8 +156,8 @@ export class DropsRepository {
     });
   }
 
-  /** Counts a view once per user per day; true when this one counted. */
-  async recordView(dropId: string, userId: string, day: string): Promise<boolean> {
+  /** Counts a view once per user per day, rescoring the drop with it; true when this one counted. */
+  async recordView(dropId: string, userId: string, day: string, scoreOf: ScoreOf): Promise<boolean> {
     return this.db.transaction().execute(async (transaction) => {
       const inserted = await transaction
         .insertInto('drop_views')
@@ -126,21 +165,46 @@ export class DropsRepository {
         .onConflict((conflict) => conflict.columns(['drop_id', 'user_id', 'day']).doNothing())
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1) return false;
-      await transaction.updateTable('drops').set((eb) => ({ view_count: eb('view_count', '+', 1) })).where('id', '=', dropId).execute();
+      const counts = await transaction
+        .updateTable('drops')
+        .set((eb) => ({ view_count: eb('view_count', '+', 1) }))
+        .where('id', '=', dropId)
+        .returning(['like_count', 'view_count', 'published_at'])
+        .executeTakeFirstOrThrow();
+      await transaction.updateTable('drops').set({ trending_score: scoreOf(counts) }).where('id', '=', dropId).execute();
       return true;
     });
   }
 
-  async setTrendingScores(scores: readonly { id: string; score: number }[]): Promise<void> {
-    if (scores.length === 0) return;
-    await this.db.transaction().execute(async (transaction) => {
-      for (const { id, score } of scores) await transaction.updateTable('drops').set({ trending_score: score }).where('id', '=', id).execute();
+  /**
+   * Rescores the next `limit` drops published since `since`, newest first, after `after`, in one
+   * transaction and one UPDATE; answers where it stopped, or undefined when no drops are left. A
+   * drop whose counts changed meanwhile is left alone: the like or view that changed them
+   * rescored it. (VALUES columns are column1… on both databases; the id list keeps SQLite on the
+   * primary key.)
+   */
+  async rescoreRecent(since: string, after: DropCursor | undefined, limit: number, scoreOf: ScoreOf): Promise<DropCursor | undefined> {
+    return this.db.transaction().execute(async (transaction) => {
+      const rows = await transaction
+        .selectFrom('drops')
+        .select(['id', 'like_count', 'view_count', 'published_at'])
+        .where('published_at', '>=', since)
+        .$if(after !== undefined, (query) =>
+          query.where((eb) => eb(eb.refTuple('published_at', 'id'), '<', eb.tuple(after?.published_at ?? '', after?.id ?? ''))),
+        )
+        .orderBy('published_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      if (rows.length > 0) {
+        const scored = rows.map((row) => sql`(${row.id}, cast(${row.like_count} as integer), cast(${row.view_count} as integer), cast(${scoreOf(row)} as real))`);
+        await sql`update drops set trending_score = scored.column4 from (values ${sql.join(scored)}) as scored
+          where drops.id in (${sql.join(rows.map((row) => row.id))})
+            and drops.id = scored.column1 and drops.like_count = scored.column2 and drops.view_count = scored.column3`.execute(transaction);
+      }
+      const last = rows.at(-1);
+      return rows.length < limit || last === undefined ? undefined : { published_at: last.published_at, id: last.id };
     });
-  }
-
-  /** Likes, views and age of recent drops, for the periodic trending refresh. */
-  async recentForScoring(since: string, limit: number): Promise<{ id: string; like_count: number; view_count: number; published_at: string }[]> {
-    return this.db.selectFrom('drops').select(['id', 'like_count', 'view_count', 'published_at']).where('published_at', '>=', since).orderBy('published_at', 'desc').limit(limit).execute();
   }
 
   // ---- follows ----
@@ -173,13 +237,44 @@ export class DropsRepository {
 
   // ---- feed candidates (ids in feed order, at most snapshotLimit) ----
 
-  async followingIds(userId: string): Promise<{ ids: string[]; total: number }> {
-    const base = this.db.selectFrom('drops').innerJoin('chat_follows', (join) => join.onRef('chat_follows.chat_id', '=', 'drops.chat').on('chat_follows.user_id', '=', userId));
-    const [rows, count] = await Promise.all([
-      base.select('drops.id').orderBy('drops.published_at', 'desc').orderBy('drops.id', 'desc').limit(snapshotLimit).execute(),
-      base.select(sql<number | string>`count(*)`.as('count')).executeTakeFirst(),
-    ]);
-    return { ids: rows.map((row) => row.id), total: Number(count?.count ?? 0) };
+  /**
+   * Drops of the chats the user follows, newest first, and how many there are. With more than a
+   * snapshot's worth, the ordered read is cut to a recent window that holds at least
+   * `snapshotLimit` of them, so it sorts about a snapshot's worth instead of every followed drop.
+   * The window starts at a day before `now` and grows by what the drops counted so far predict
+   * (index-only counts), at least 1.5× and at most 16× a step.
+   */
+  async followingIds(userId: string, now: string): Promise<{ ids: string[]; total: number }> {
+    const followed = this.db.selectFrom('drops').innerJoin('chat_follows', (join) => join.onRef('chat_follows.chat_id', '=', 'drops.chat').on('chat_follows.user_id', '=', userId));
+    const countSince = async (since: string | undefined) => {
+      const row = await followed
+        .select(sql<number | string>`count(*)`.as('count'))
+        .$if(since !== undefined, (query) => query.where('drops.published_at', '>=', since ?? ''))
+        .executeTakeFirst();
+      return Number(row?.count ?? 0);
+    };
+    const total = await countSince(undefined);
+    let since: string | undefined;
+    const nowMs = Date.parse(now);
+    if (total > snapshotLimit && Number.isFinite(nowMs)) {
+      for (let days = 1; days <= maxWindowDays; ) {
+        const candidate = formatTimestamp(new Date(nowMs - days * dayMs));
+        const count = await countSince(candidate);
+        if (count >= snapshotLimit) {
+          since = candidate;
+          break;
+        }
+        days *= Math.min(16, Math.max(1.5, (snapshotLimit * 1.1) / Math.max(count, 1)));
+      }
+    }
+    const rows = await followed
+      .select('drops.id')
+      .$if(since !== undefined, (query) => query.where('drops.published_at', '>=', since ?? ''))
+      .orderBy('drops.published_at', 'desc')
+      .orderBy('drops.id', 'desc')
+      .limit(snapshotLimit)
+      .execute();
+    return { ids: rows.map((row) => row.id), total };
   }
 
   async trendingIds(since: string): Promise<{ ids: string[]; total: number }> {
@@ -195,17 +290,16 @@ export class DropsRepository {
     return { ids: rows.map((row) => row.id), total: rows.length };
   }
 
-  /** Drops of chats the user neither follows nor belongs to, most liked first. */
+  /**
+   * Drops of chats the user neither follows nor belongs to, most liked first: a walk down the
+   * likes index, each drop's chat checked against the user's chats, listed once per query.
+   */
   async discoverCandidates(userId: string): Promise<{ id: string; chat: string }[]> {
     return this.db
       .selectFrom('drops')
       .select(['drops.id', 'drops.chat'])
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('chat_follows').select('chat_follows.chat_id').whereRef('chat_follows.chat_id', '=', 'drops.chat').where('chat_follows.user_id', '=', userId))),
-      )
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('chat_participants').select('chat_participants.chat_id').whereRef('chat_participants.chat_id', '=', 'drops.chat').where('chat_participants.user_id', '=', userId))),
-      )
+      .where('drops.chat', 'not in', (eb) => eb.selectFrom('chat_follows').select('chat_follows.chat_id').where('chat_follows.user_id', '=', userId))
+      .where('drops.chat', 'not in', (eb) => eb.selectFrom('chat_participants').select('chat_participants.chat_id').where('chat_participants.user_id', '=', userId))
       .orderBy('drops.like_count', 'desc')
       .orderBy('drops.published_at', 'desc')
       .orderBy('drops.id', 'desc')
@@ -225,20 +319,28 @@ export class DropsRepository {
     return { ids: rows.map((row) => row.drop_id), total: rows.length };
   }
 
-  /** Chats with drops the user neither follows nor belongs to, most drops recently first. */
+  /**
+   * Chats with drops the user neither follows nor belongs to, most drops recently first. Drops
+   * are grouped per chat first (an index-only walk), so the follow and membership checks run
+   * once per chat, not once per drop.
+   */
   async discoverChats(userId: string, limit: number) {
-    return this.db
+    const perChat = this.db
       .selectFrom('drops')
-      .innerJoin('chats', 'chats.id', 'drops.chat')
-      .select(['chats.id as id', 'chats.name as name', sql<number | string>`count(*)`.as('drop_count'), sql<string>`max(drops.published_at)`.as('last_drop_at')])
+      .select(['drops.chat as chat', sql<number | string>`count(*)`.as('drop_count'), sql<string>`max(drops.published_at)`.as('last_drop_at')])
+      .groupBy('drops.chat')
+      .as('per_chat');
+    return this.db
+      .selectFrom(perChat)
+      .innerJoin('chats', 'chats.id', 'per_chat.chat')
+      .select(['chats.id as id', 'chats.name as name', 'per_chat.drop_count', 'per_chat.last_drop_at'])
       .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('chat_follows').select('chat_follows.chat_id').whereRef('chat_follows.chat_id', '=', 'drops.chat').where('chat_follows.user_id', '=', userId))),
+        not(exists(selectFrom('chat_follows').select('chat_follows.chat_id').whereRef('chat_follows.chat_id', '=', 'per_chat.chat').where('chat_follows.user_id', '=', userId))),
       )
       .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('chat_participants').select('chat_participants.chat_id').whereRef('chat_participants.chat_id', '=', 'drops.chat').where('chat_participants.user_id', '=', userId))),
+        not(exists(selectFrom('chat_participants').select('chat_participants.chat_id').whereRef('chat_participants.chat_id', '=', 'per_chat.chat').where('chat_participants.user_id', '=', userId))),
       )
-      .groupBy(['chats.id', 'chats.name'])
-      .orderBy(sql`max(drops.published_at)`, 'desc')
+      .orderBy('per_chat.last_drop_at', 'desc')
       .limit(limit)
       .execute();
   }
