@@ -189,6 +189,11 @@ describe.each(variants)('drops ($name)', (variant) => {
       const perChat = new Map<string, number>();
       for (const drop of discover.drops) perChat.set(drop.chat_id, (perChat.get(drop.chat_id) ?? 0) + 1);
       expect(Math.max(...perChat.values())).toBeLessThanOrEqual(2);
+      // Nothing is lost to the rule: the third drop of each chat comes on a later page.
+      const everyDiscover = await allPagesOn(server, reader, '/api/drops/discover', 6, async () => undefined);
+      expect(new Set(everyDiscover).size).toBe(9);
+      const widePages = await allPagesOn(server, reader, '/api/drops/discover', 20, async () => undefined);
+      expect(widePages).toHaveLength(9);
       expect(((await as(reader)('GET', '/api/discover/chats')).body as { chats: unknown[] }).chats).toHaveLength(3);
       const readerSocket = await authenticatedSocket(server.url, reader.pb.authStore.token);
       try {

@@ -274,36 +274,37 @@ export class DropsService {
     const now = this.now();
     let snapshot = page > 1 && snapshotId !== '' ? await this.store.drops.findSnapshot(snapshotId, user.id, kind, now) : undefined;
     if (snapshot === undefined) {
-      const { ids, total } = await this.candidates(user, kind, perPage);
+      const { pages, total } = await this.candidates(user, kind, perPage);
       snapshot = {
         id: randomBytes(12).toString('base64url'),
         user_id: user.id,
         kind,
-        drop_ids: JSON.stringify(ids),
+        drop_ids: JSON.stringify(pages),
         per_page: perPage,
         total_count: total,
         expires: formatTimestamp(new Date(this.nowDate().getTime() + snapshotLifetimeMs)),
       };
       await this.store.drops.saveSnapshot(snapshot);
     }
-    const ids = JSON.parse(snapshot.drop_ids) as string[];
-    const start = (page - 1) * perPage;
-    const pageIds = ids.slice(start, start + perPage);
-    const rows = await this.store.drops.findMany(pageIds);
-    return { drops: await this.views(user, rows), has_more: start + perPage < ids.length, total_count: Number(snapshot.total_count), snapshot: snapshot.id };
+    // The snapshot holds its pages as cut on page 1 (discover's may be shorter than per_page).
+    const pages = JSON.parse(snapshot.drop_ids) as string[][];
+    const rows = await this.store.drops.findMany(pages[page - 1] ?? []);
+    return { drops: await this.views(user, rows), has_more: page < pages.length, total_count: Number(snapshot.total_count), snapshot: snapshot.id };
   }
 
-  private async candidates(user: UserRow, kind: FeedKind, perPage: number): Promise<{ ids: string[]; total: number }> {
+  /** The feed's drops as pages of `perPage` (at most 1,000 drops), and how many the feed holds in all. */
+  private async candidates(user: UserRow, kind: FeedKind, perPage: number): Promise<{ pages: string[][]; total: number }> {
+    const paged = ({ ids, total }: { ids: string[]; total: number }) => ({ pages: chunk(ids, perPage), total });
     switch (kind) {
       case 'feed':
-        return this.store.drops.followingIds(user.id, this.now());
+        return paged(await this.store.drops.followingIds(user.id, this.now()));
       case 'trending':
-        return this.store.drops.trendingIds(formatTimestamp(new Date(this.nowDate().getTime() - trending.windowDays * 24 * 3_600_000)));
+        return paged(await this.store.drops.trendingIds(formatTimestamp(new Date(this.nowDate().getTime() - trending.windowDays * 24 * 3_600_000))));
       case 'bookmarks':
-        return this.store.drops.bookmarkIds(user.id);
+        return paged(await this.store.drops.bookmarkIds(user.id));
       case 'discover': {
-        const ordered = discoverOrder(await this.store.drops.discoverCandidates(user.id), perPage);
-        return { ids: ordered, total: ordered.length };
+        const pages = discoverPages(await this.store.drops.discoverCandidates(user.id), perPage);
+        return { pages, total: pages.reduce((sum, page) => sum + page.length, 0) };
       }
     }
   }
@@ -382,12 +383,18 @@ export class DropsService {
   }
 }
 
+function chunk(ids: readonly string[], size: number): string[][] {
+  const pages: string[][] = [];
+  for (let start = 0; start < ids.length; start += size) pages.push(ids.slice(start, start + size));
+  return pages;
+}
+
 /**
- * Discover's order: most liked first, at most 2 drops of one chat on a page; what does not fit
- * a page moves to the next ones, keeping its order.
+ * Discover's pages: most liked first, at most 2 drops of one chat on a page; what does not fit a
+ * page moves to the next ones in its order. A page may be short when only a few chats are left.
  */
-export function discoverOrder(candidates: readonly { id: string; chat: string }[], perPage: number): string[] {
-  const ordered: string[] = [];
+export function discoverPages(candidates: readonly { id: string; chat: string }[], perPage: number): string[][] {
+  const pages: string[][] = [];
   let pending = [...candidates];
   while (pending.length > 0) {
     const perChat = new Map<string, number>();
@@ -402,11 +409,8 @@ export function discoverOrder(candidates: readonly { id: string; chat: string }[
         rest.push(candidate);
       }
     }
-    ordered.push(...page);
-    // A short page means only over-represented chats are left: they would break the rule on the
-    // next page too, so discover ends here (it is for variety, not completeness).
-    if (page.length < perPage) break;
+    pages.push(page);
     pending = rest;
   }
-  return ordered;
+  return pages;
 }
