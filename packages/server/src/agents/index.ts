@@ -4,6 +4,8 @@ import type { Services } from '../services/index';
 import { MemoryPresence, RedisPresence, type AgentPresence } from './presence';
 import { MentionRouter } from './router';
 import { AgentRuntime } from './runtime';
+import type { AiGateway } from './ai/types';
+import { createDropsAgent } from './hosted/drops';
 import { inProcessReply, type HostedAgentHandler } from './transports/inProcess';
 
 export type { AgentRuntime } from './runtime';
@@ -18,12 +20,19 @@ export function createPresence(config: ServerConfig, onError: (error: unknown) =
  * The agent runtime with its router listening to every stored message, and the hosted agents'
  * handlers on the in-process transport.
  */
-export function createAgentRuntime(services: Services, presence: AgentPresence, hosted: Record<string, HostedAgentHandler> = {}): AgentRuntime {
+export function createAgentRuntime(
+  services: Services,
+  presence: AgentPresence,
+  hosted: Record<string, HostedAgentHandler> = {},
+  ai?: AiGateway,
+): AgentRuntime {
   const runtime = new AgentRuntime(services, presence);
   const router = new MentionRouter(services, runtime);
   services.messaging.onPosted((posted) => router.route(posted));
   const logger = services.context.logger;
-  for (const [username, handler] of Object.entries(hosted)) {
+  // The built-in hosted agents' handlers; an embedder's `hosted` of the same username wins.
+  const builtIn: Record<string, HostedAgentHandler> = { drops: createDropsAgent(services, ai) };
+  for (const [username, handler] of Object.entries({ ...builtIn, ...hosted })) {
     runtime.registerHosted(username, async (mention, agent) => {
       const onError = (error: unknown) => logger.error({ error: String(error), agent: agent.username }, 'hosted agent reply failed');
       await handler(mention, inProcessReply(runtime, agent, mention, onError));
