@@ -13,6 +13,9 @@ import { newUserRow } from './newUserRow';
 import type { RecordsService } from './records';
 import { isReservedUsername } from './userValidation';
 
+/** The hosted agents the server provides (issue 11); their usernames are reserved for everyone else. */
+export const builtInAgentUsernames = ['email', 'deep', 'browse', 'data', 'drops'] as const;
+
 const nameMaximum = 100;
 const descriptionMaximum = 500;
 const searchLimit = 20;
@@ -106,7 +109,8 @@ export class AgentsService {
   }
 
   /** Name, description and username as a creator gives them; errors in the PocketBase shape. */
-  private async readNewAgent(body: Body, errors: FieldErrors) {
+  /** `builtInNames`: an admin may (re)create a hosted agent under a built-in agent's name. */
+  private async readNewAgent(body: Body, errors: FieldErrors, builtInNames = false) {
     const name = stripUnsafeCharacters(readString(body, 'name') ?? '').trim();
     if (name === '') errors['name'] = fieldErrors.required();
     else if (name.length > nameMaximum) errors['name'] = fieldErrors.maxText(nameMaximum);
@@ -116,7 +120,7 @@ export class AgentsService {
     let username = '';
     if (given !== '') {
       if (!isAgentUsername(given)) errors['username'] = agentErrors.format();
-      else if (isReservedUsername(given)) errors['username'] = agentErrors.reserved();
+      else if (isReservedUsername(given) && !(builtInNames && (builtInAgentUsernames as readonly string[]).includes(given))) errors['username'] = agentErrors.reserved();
       else if (await this.context.store.users.usernameTaken(given)) errors['username'] = fieldErrors.identityTaken('username');
       username = given;
     } else if (name !== '') {
@@ -227,7 +231,7 @@ export class AgentsService {
     const type = readString(body, 'type');
     const errors: FieldErrors = {};
     if (type !== undefined && type !== 'confab-agent') errors['type'] = fieldErrors.invalidValue();
-    const input = await this.readNewAgent(body, errors);
+    const input = await this.readNewAgent(body, errors, true);
     if (Object.keys(errors).length > 0) throw validationError('Failed to create hosted agent.', errors);
     const row = await this.insertAgent({ ...input, type: 'confab-agent', createdBy: null, keyHash: null });
     return { agent: await this.view(row) };
