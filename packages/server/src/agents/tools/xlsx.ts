@@ -1,0 +1,58 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { readSheet } from 'read-excel-file/node';
+import { quoteIdentifier } from './tableNames';
+
+/** At most this many rows of a sheet are loaded (DuckDB's excel extension is not available offline). */
+export const maxSheetRows = 100_000;
+
+type Cell = string | number | boolean | Date | null;
+type ColumnType = 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMP' | 'VARCHAR';
+
+function columnTypeOf(cells: Cell[]): ColumnType {
+  const present = cells.filter((cell) => cell !== null && cell !== '');
+  if (present.length === 0) return 'VARCHAR';
+  if (present.every((cell) => typeof cell === 'number')) return 'DOUBLE';
+  if (present.every((cell) => typeof cell === 'boolean')) return 'BOOLEAN';
+  if (present.every((cell) => cell instanceof Date)) return 'TIMESTAMP';
+  return 'VARCHAR';
+}
+
+function headerNames(header: Cell[], width: number): string[] {
+  const seen = new Set<string>();
+  return Array.from({ length: width }, (_, index) => {
+    const raw = header[index];
+    const base = raw === null || raw === undefined || String(raw).trim() === '' ? `column_${index + 1}` : String(raw).trim();
+    let name = base;
+    for (let suffix = 2; seen.has(name.toLowerCase()); suffix += 1) name = `${base}_${suffix}`;
+    seen.add(name.toLowerCase());
+    return name;
+  });
+}
+
+/**
+ * Loads the first sheet of an XLSX file into a new table: the first row names the columns, each
+ * column gets DOUBLE, BOOLEAN, TIMESTAMP or VARCHAR from its cells.
+ */
+export async function loadXlsx(connection: DuckDBConnection, path: string, table: string): Promise<void> {
+  const rows = (await readSheet(path)) as unknown as Cell[][];
+  const [header = [], ...body] = rows;
+  const data = body.slice(0, maxSheetRows);
+  const width = Math.max(header.length, ...data.map((row) => row.length), 1);
+  const names = headerNames(header, width);
+  const types = names.map((_, index) => columnTypeOf(data.map((row) => row[index] ?? null)));
+  await connection.run(`CREATE TABLE ${quoteIdentifier(table)} (${names.map((name, index) => `${quoteIdentifier(name)} ${types[index]}`).join(', ')})`);
+  if (data.length === 0) return;
+  const appender = await connection.createAppender(table);
+  for (const row of data) {
+    types.forEach((type, index) => {
+      const cell = row[index] ?? null;
+      if (cell === null || cell === '') appender.appendNull();
+      else if (type === 'DOUBLE') appender.appendDouble(cell as number);
+      else if (type === 'BOOLEAN') appender.appendBoolean(cell as boolean);
+      else if (type === 'TIMESTAMP') appender.appendVarchar((cell as Date).toISOString().replace('T', ' ').replace('Z', ''));
+      else appender.appendVarchar(cell instanceof Date ? cell.toISOString() : String(cell));
+    });
+    appender.endRow();
+  }
+  appender.closeSync();
+}
