@@ -70,6 +70,20 @@ export interface ServerOptions {
   invitationsPerChatPerHour?: number;
   /** How long a mention of an offline developer agent waits for it to connect (env CONFAB_AGENT_QUEUE_MINUTES). Default 10. */
   agentQueueMinutes?: number;
+  /** OpenAI-compatible base URL with `/v1` (env CONFAB_OPENAI_BASE_URL), e.g. `http://localhost:11434/v1` for Ollama. Default OpenAI's. */
+  openaiBaseUrl?: string;
+  /** The Chat Completions model hosted agents use (env CONFAB_OPENAI_MODEL). Default `gpt-4.1-mini`. */
+  openaiModel?: string;
+  /** The server-wide OpenAI key, used when the invoking person has none (env CONFAB_OPENAI_API_KEY). Any placeholder for a keyless local server. */
+  openaiApiKey?: string;
+  /** Gemini API host without `/v1beta` (env CONFAB_GEMINI_BASE_URL). Default Google's. */
+  geminiBaseUrl?: string;
+  /** The Gemini model hosted agents use (env CONFAB_GEMINI_MODEL). Default `gemini-2.5-flash`. */
+  geminiModel?: string;
+  /** The server-wide Gemini key, used when the invoking person has none and no server OpenAI key is set (env CONFAB_GEMINI_API_KEY). */
+  geminiApiKey?: string;
+  /** How long one AI answer (all its tool rounds) may take (env CONFAB_AI_TIMEOUT_SECONDS). Default 120 s. */
+  aiTimeoutMs?: number;
   /**
    * In-process handlers of hosted agents by username (the in-process transport of the agent
    * runtime); for embedding and tests. The built-in hosted agents register their own.
@@ -104,6 +118,13 @@ export interface ServerConfig {
   invitationsPerUserPerHour: number;
   invitationsPerChatPerHour: number;
   agentQueueMinutes: number;
+  openaiBaseUrl: string | undefined;
+  openaiModel: string;
+  openaiApiKey: string | undefined;
+  geminiBaseUrl: string | undefined;
+  geminiModel: string;
+  geminiApiKey: string | undefined;
+  aiTimeoutMs: number;
   environment: string;
   now: () => Date;
 }
@@ -183,6 +204,13 @@ export function optionsFromEnvironment(
     invitationsPerUserPerHour: numberOrUndefined(environment['CONFAB_INVITATIONS_PER_USER_PER_HOUR']),
     invitationsPerChatPerHour: numberOrUndefined(environment['CONFAB_INVITATIONS_PER_CHAT_PER_HOUR']),
     agentQueueMinutes: numberOrUndefined(environment['CONFAB_AGENT_QUEUE_MINUTES']),
+    openaiBaseUrl: environment['CONFAB_OPENAI_BASE_URL'],
+    openaiModel: environment['CONFAB_OPENAI_MODEL'],
+    openaiApiKey: environment['CONFAB_OPENAI_API_KEY'],
+    geminiBaseUrl: environment['CONFAB_GEMINI_BASE_URL'],
+    geminiModel: environment['CONFAB_GEMINI_MODEL'],
+    geminiApiKey: environment['CONFAB_GEMINI_API_KEY'],
+    aiTimeoutMs: secondsToMilliseconds(numberOrUndefined(environment['CONFAB_AI_TIMEOUT_SECONDS'])),
   };
   return options;
 }
@@ -242,6 +270,13 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     invitationsPerUserPerHour: Math.floor(positiveOr(options.invitationsPerUserPerHour, defaultInvitationsPerUserPerHour)),
     invitationsPerChatPerHour: Math.floor(positiveOr(options.invitationsPerChatPerHour, defaultInvitationsPerChatPerHour)),
     agentQueueMinutes: positiveOr(options.agentQueueMinutes, 10),
+    openaiBaseUrl: nonEmpty(options.openaiBaseUrl)?.trim().replace(/\/+$/, ''),
+    openaiModel: nonEmpty(options.openaiModel)?.trim() ?? 'gpt-4.1-mini',
+    openaiApiKey: nonEmpty(options.openaiApiKey)?.trim(),
+    geminiBaseUrl: nonEmpty(options.geminiBaseUrl)?.trim().replace(/\/+$/, ''),
+    geminiModel: nonEmpty(options.geminiModel)?.trim() ?? 'gemini-2.5-flash',
+    geminiApiKey: nonEmpty(options.geminiApiKey)?.trim(),
+    aiTimeoutMs: positiveOr(options.aiTimeoutMs, 120_000),
     environment: process.env['NODE_ENV'] ?? 'production',
     now: options.now ?? (() => new Date()),
   };

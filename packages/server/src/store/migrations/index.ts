@@ -6,6 +6,7 @@ import { invitationInviteeMigration } from './004_invitation_invitee';
 import { agentsMigration } from './005_agents';
 import { dropsMigration } from './006_drops';
 import { dropFeedIndexesMigration } from './007_drop_feed_indexes';
+import { aiUsageMigration } from './008_ai_usage';
 
 /** Migrations live in code (bundled by tsup), so no folder has to ship beside dist/. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '005_agents': agentsMigration,
   '006_drops': dropsMigration,
   '007_drop_feed_indexes': dropFeedIndexesMigration,
+  '008_ai_usage': aiUsageMigration,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

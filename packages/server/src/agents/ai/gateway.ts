@@ -1,0 +1,96 @@
+import type { ServiceContext } from '../../services/context';
+import { formatTimestamp } from '../../store/ids';
+import { toAiError, type KeyOwner, type ProviderName } from './errors';
+import { completeWithGemini } from './gemini';
+import { completeWithOpenAI } from './openai';
+import type { ProviderCall, ProviderResult } from './provider';
+import { addKeyHint, AiError, type AiAnswer, type AiGateway, type AiRequest } from './types';
+import { recordAiUsage } from './usage';
+
+/**
+ * The AI gateway over the official SDKs: `openai` 6.x for Chat Completions (any
+ * OpenAI-compatible base URL, local models included) and `@google/genai` 2.x for Gemini. Chosen
+ * over the AI SDK because each vendor's own SDK speaks exactly its wire protocol (Chat
+ * Completions, not the Responses API the AI SDK defaults to; Gemini's `alt=sse`), exposes the
+ * HTTP status of every failure as a typed error (which the key-owner messages need), and adds
+ * no abstraction layer we would have to map tool calls through; the tool loop is a few lines each.
+ *
+ * Key choice, per call: the invoking person's own key (OpenAI first when they set both), else
+ * the server-wide key (OpenAI first), else none: `available()` is false and the agent answers in
+ * its no-key mode. A keyless local server (Ollama) is used by setting its base URL and any
+ * placeholder key. The person's key is decrypted only for the call and never logged.
+ */
+export class ProviderGateway implements AiGateway {
+  constructor(private readonly context: ServiceContext) {}
+
+  private async choose(invokerId: string): Promise<{ provider: ProviderName; keyOwner: KeyOwner; apiKey: string } | undefined> {
+    const config = this.context.config;
+    const user = await this.context.store.users.findById(invokerId);
+    if (user !== undefined) {
+      for (const provider of ['openai', 'gemini'] as const) {
+        const stored = provider === 'openai' ? user.openai_api_key_encrypted : user.gemini_api_key_encrypted;
+        if (stored === '') continue;
+        try {
+          const apiKey = this.context.providerKeyCipher.decrypt(stored, user.id);
+          if (apiKey.trim() !== '') return { provider, keyOwner: 'user', apiKey };
+        } catch {
+          // Sealed under another secret: unusable, so the server's key (if any) answers instead.
+          this.context.logger.warn({ user: user.id, provider }, 'stored provider key cannot be decrypted');
+        }
+      }
+    }
+    if (config.openaiApiKey !== undefined) return { provider: 'openai', keyOwner: 'server', apiKey: config.openaiApiKey };
+    if (config.geminiApiKey !== undefined) return { provider: 'gemini', keyOwner: 'server', apiKey: config.geminiApiKey };
+    return undefined;
+  }
+
+  async available(invokerId: string): Promise<boolean> {
+    return (await this.choose(invokerId)) !== undefined;
+  }
+
+  async complete(request: AiRequest): Promise<AiAnswer> {
+    const choice = await this.choose(request.invokerId);
+    if (choice === undefined) throw new AiError('auth', addKeyHint, 'No OpenAI or Gemini key is set: add yours on My Profile.', 'user');
+    const config = this.context.config;
+    const timeoutMs = config.aiTimeoutMs;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const model = choice.provider === 'openai' ? config.openaiModel : config.geminiModel;
+    const call: ProviderCall = {
+      apiKey: choice.apiKey,
+      baseUrl: choice.provider === 'openai' ? config.openaiBaseUrl : config.geminiBaseUrl,
+      model,
+      timeoutMs,
+      signal: controller.signal,
+    };
+    let result: ProviderResult;
+    try {
+      result = choice.provider === 'openai' ? await completeWithOpenAI(call, request) : await completeWithGemini(call, request);
+    } catch (error) {
+      const aiError = toAiError(error, { provider: choice.provider, keyOwner: choice.keyOwner, timedOut, timeoutMs });
+      // The owner message names the key's owner and the status only: safe to log.
+      this.context.logger.warn({ provider: choice.provider, keyOwner: choice.keyOwner, kind: aiError.kind, detail: aiError.ownerMessage }, 'AI provider call failed');
+      throw aiError;
+    } finally {
+      clearTimeout(timer);
+    }
+    try {
+      await recordAiUsage(this.context.store.database, {
+        userId: request.invokerId,
+        provider: choice.provider,
+        model,
+        keyOwner: choice.keyOwner,
+        inputTokens: result.usage.inputTokens,
+        outputTokens: result.usage.outputTokens,
+        created: formatTimestamp(config.now()),
+      });
+    } catch (error) {
+      this.context.logger.error({ error: String(error) }, 'AI usage not recorded');
+    }
+    return { text: result.text, provider: choice.provider, keyOwner: choice.keyOwner, usage: result.usage };
+  }
+}
