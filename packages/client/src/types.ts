@@ -40,6 +40,8 @@ export interface UserRecord extends BaseRecord {
   /** A masked hint of the stored key, e.g. 'sk-…abcd', when the server gives one. */
   openai_api_key_hint?: string;
   gemini_api_key_hint?: string;
+  /** Tokens hosted agents' AI calls used for this person (whichever key paid); only on the caller's own record. */
+  ai_tokens_used?: number;
 }
 
 /** Per-chat agent permissions: Confab agents are on unless false, developer agents off unless true. */

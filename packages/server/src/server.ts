@@ -8,6 +8,7 @@ import { createServiceContext, type ServiceLogger } from './services/context';
 import { createServices } from './services/index';
 import { removeStaleIncoming } from './services/files/storage';
 import { createRateLimits } from './services/limits/rateLimits';
+import { ProviderGateway } from './agents/ai/gateway';
 import { createAgentRuntime, createPresence } from './agents/index';
 import { openDatabase } from './store/database';
 import { createStore } from './store/store';
@@ -64,7 +65,8 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
   const presence = createPresence(config, (error) => logger.error({ error: String(error) }, 'presence store error'));
   const context = createServiceContext({ config, store, mail, bus, rateLimits, presence, logger, publicUrl: () => config.publicUrl ?? url });
   const services = createServices(context);
-  const agents = createAgentRuntime(services, presence, options.hostedAgents);
+  await services.agents.ensureBuiltIn();
+  const agents = createAgentRuntime(services, presence, options.hostedAgents, new ProviderGateway(context));
   const app = await buildApp(config, services, agents);
   log = app.log;
   const gateway = new Gateway(app.server, services, agents, {

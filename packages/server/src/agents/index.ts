@@ -5,7 +5,10 @@ import { MemoryPresence, RedisPresence, type AgentPresence } from './presence';
 import { MentionRouter } from './router';
 import { AgentRuntime } from './runtime';
 import type { AiGateway } from './ai/types';
+import { ProviderGateway } from './ai/gateway';
+import { comingSoonPersonas } from './hosted/builtIns';
 import { createDropsAgent } from './hosted/drops';
+import { personaHandler, type PersonaDependencies } from './hosted/persona';
 import { inProcessReply, type HostedAgentHandler } from './transports/inProcess';
 
 export type { AgentRuntime } from './runtime';
@@ -32,11 +35,31 @@ export function createAgentRuntime(
   const logger = services.context.logger;
   // The built-in hosted agents' handlers; an embedder's `hosted` of the same username wins.
   const builtIn: Record<string, HostedAgentHandler> = { drops: createDropsAgent(services, ai) };
+  // Personas (admin-made confab agents, and @email, @deep, @browse until their tools arrive) answer through the AI gateway.
+  const gateway = ai ?? new ProviderGateway(services.context);
+  const personaDependencies = (agentUsername: string, onError: (error: unknown) => void): PersonaDependencies => ({
+    gateway,
+    onError,
+    noticeInvoker: (mention, text) =>
+      runtime.toUser(mention.author_id, { type: 'agent_notice', chat_id: mention.chat_id, message_id: mention.message_id, agent_username: agentUsername, reason: 'not_available', text }),
+  });
+  for (const persona of comingSoonPersonas()) {
+    builtIn[persona.username] ??= (mention, reply) => {
+      const onError = (error: unknown) => logger.error({ error: String(error), agent: persona.username }, 'hosted agent reply failed');
+      return personaHandler(persona, personaDependencies(persona.username, onError))(mention, reply);
+    };
+  }
   for (const [username, handler] of Object.entries({ ...builtIn, ...hosted })) {
     runtime.registerHosted(username, async (mention, agent) => {
       const onError = (error: unknown) => logger.error({ error: String(error), agent: agent.username }, 'hosted agent reply failed');
       await handler(mention, inProcessReply(runtime, agent, mention, onError));
     });
   }
+  // Every other confab agent is an admin-made persona: its description is its system prompt.
+  runtime.registerHostedFallback(async (mention, agent) => {
+    const onError = (error: unknown) => logger.error({ error: String(error), agent: agent.username }, 'hosted agent reply failed');
+    const persona = { username: agent.username, name: agent.name === '' ? agent.username : agent.name, description: agent.description };
+    await personaHandler(persona, personaDependencies(agent.username, onError))(mention, inProcessReply(runtime, agent, mention, onError));
+  });
   return runtime;
 }

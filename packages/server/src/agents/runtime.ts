@@ -61,6 +61,8 @@ export class StreamError extends ConfabServerError {
  */
 export class AgentRuntime implements AgentReplyChannel {
   private readonly hosted = new Map<string, InProcessDelivery>();
+  /** Every confab agent without a handler of its own (admin-made personas) is delivered here. */
+  private hostedFallback: InProcessDelivery | undefined;
   /** Appends of one stream run one after another (frames of one socket arrive in order). */
   private readonly streamQueues = new Map<string, Promise<unknown>>();
   private readonly sweepTimer: NodeJS.Timeout;
@@ -88,6 +90,11 @@ export class AgentRuntime implements AgentReplyChannel {
   /** Registers the in-process transport of a hosted agent (by username). */
   registerHosted(username: string, deliver: InProcessDelivery): void {
     this.hosted.set(username.toLowerCase(), deliver);
+  }
+
+  /** Registers the in-process delivery of confab agents that have no handler by username (personas). */
+  registerHostedFallback(deliver: InProcessDelivery): void {
+    this.hostedFallback = deliver;
   }
 
   // ---- mentions ----
@@ -136,12 +143,13 @@ export class AgentRuntime implements AgentReplyChannel {
   }
 
   /**
-   * Hands a stored mention to its agent: in-process for a hosted agent with a handler; over the
+   * Hands a stored mention to its agent: in-process for a hosted agent with a handler (or the
+   * fallback for confab agents without one: personas); over the
    * bus to the sockets of a developer agent that is online anywhere. 'waiting' means it stays
    * queued until the agent connects (or the queue window ends).
    */
   async deliver(agent: UserRow, row: AgentMentionRow): Promise<'delivered' | 'waiting'> {
-    const inProcess = this.hosted.get(agent.username.toLowerCase());
+    const inProcess = this.hosted.get(agent.username.toLowerCase()) ?? (agent.type === 'confab-agent' ? this.hostedFallback : undefined);
     if (inProcess !== undefined) {
       const mention = await this.build(row);
       if (mention === undefined) return 'delivered';

@@ -11,10 +11,11 @@ import type { RequestAuth, ServiceContext } from './context';
 import { hasField, readBoolean, readString, type Body } from './input';
 import { newUserRow } from './newUserRow';
 import type { RecordsService } from './records';
+import { builtInAgents, isBuiltInAgentUsername } from './builtInAgents';
 import { isReservedUsername } from './userValidation';
 
 /** The hosted agents the server provides (issue 11); their usernames are reserved for everyone else. */
-export const builtInAgentUsernames = ['email', 'deep', 'browse', 'data', 'drops'] as const;
+export const builtInAgentUsernames = builtInAgents.map((agent) => agent.username);
 
 const nameMaximum = 100;
 const descriptionMaximum = 500;
@@ -241,7 +242,23 @@ export class AgentsService {
     this.requireAdmin(auth);
     const agent = await this.context.store.agents.findAgent(agentId);
     if (agent === undefined || agent.type !== 'confab-agent') throw new ConfabServerError('notFound', 'Agent not found');
+    if (agent.created_by === null && isBuiltInAgentUsername(agent.username)) throw new ConfabServerError('badRequest', 'Built-in agents cannot be deleted.');
     await this.context.store.users.delete(agent.id);
+  }
+
+  /**
+   * Creates the built-in hosted agents that do not exist yet (at every start; idempotent, and
+   * safe when instances start together: a lost race on the username is the other's row).
+   */
+  async ensureBuiltIn(): Promise<void> {
+    for (const builtIn of builtInAgents) {
+      if (await this.context.store.users.usernameTaken(builtIn.username)) continue;
+      try {
+        await this.insertAgent({ ...builtIn, type: 'confab-agent', siteWide: true, createdBy: null, keyHash: null });
+      } catch (error) {
+        if (!(await this.context.store.users.usernameTaken(builtIn.username))) throw error;
+      }
+    }
   }
 
   // ---- the agent's own credentials ----

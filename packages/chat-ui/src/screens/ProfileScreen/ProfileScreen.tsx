@@ -142,6 +142,7 @@ export function ProfileScreen({ backTo = '/' }: ProfileScreenProps) {
           <Button type="submit" disabled={keysNotice.kind === 'busy'} aria-busy={keysNotice.kind === 'busy'}>
             {keysNotice.kind === 'busy' ? 'Saving...' : 'Save API Keys'}
           </Button>
+          <p className="cf-page__intro">AI tokens used: {(user?.ai_tokens_used ?? 0).toLocaleString('en-US')}</p>
         </form>
       </div>
     </section>

@@ -1,6 +1,7 @@
 import { fieldErrors, type FieldErrors } from '../../errors';
 import { anyOf, columnEquals, columnIn, never, userSharesChatWith } from '../../store/conditions';
 import { usersSchema } from '../../store/collections';
+import { aiTokensUsed } from '../../agents/ai/usage';
 import { isUniqueViolation } from '../../store/database';
 import { formatTimestamp } from '../../store/ids';
 import type { UserRow } from '../../store/repositories/users';
@@ -41,7 +42,13 @@ export class UsersCollection implements RecordCollection {
   }
 
   async serialize(rows: readonly unknown[], auth: RequestAuth): Promise<RecordJson[]> {
-    return (rows as UserRow[]).map((row) => this.toJson(row, auth));
+    return Promise.all(
+      (rows as UserRow[]).map(async (row) => {
+        const json = this.toJson(row, auth);
+        // The owner's own record carries their AI token total (My Profile).
+        return auth.user?.id === row.id ? { ...json, ai_tokens_used: await aiTokensUsed(this.context.store.database, row.id) } : json;
+      }),
+    );
   }
 
   private toJson(row: UserRow, auth: RequestAuth): RecordJson {
