@@ -20,6 +20,27 @@ import { recordAiUsage } from './usage';
  * its no-key mode. A keyless local server (Ollama) is used by setting its base URL and any
  * placeholder key. The person's key is decrypted only for the call and never logged.
  */
+/** One provider call with its time limit; every failure becomes an AiError naming whose key failed. */
+export async function runProvider(
+  input: { provider: ProviderName; keyOwner: KeyOwner; apiKey: string; baseUrl: string | undefined; model: string; timeoutMs: number },
+  request: AiRequest,
+): Promise<ProviderResult> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, input.timeoutMs);
+  const call: ProviderCall = { apiKey: input.apiKey, baseUrl: input.baseUrl, model: input.model, timeoutMs: input.timeoutMs, signal: controller.signal };
+  try {
+    return input.provider === 'openai' ? await completeWithOpenAI(call, request) : await completeWithGemini(call, request);
+  } catch (error) {
+    throw toAiError(error, { provider: input.provider, keyOwner: input.keyOwner, timedOut, timeoutMs: input.timeoutMs });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export class ProviderGateway implements AiGateway {
   constructor(private readonly context: ServiceContext) {}
 
@@ -52,31 +73,19 @@ export class ProviderGateway implements AiGateway {
     const choice = await this.choose(request.invokerId);
     if (choice === undefined) throw new AiError('auth', addKeyHint, 'No OpenAI or Gemini key is set: add yours on My Profile.', 'user');
     const config = this.context.config;
-    const timeoutMs = config.aiTimeoutMs;
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
     const model = choice.provider === 'openai' ? config.openaiModel : config.geminiModel;
-    const call: ProviderCall = {
-      apiKey: choice.apiKey,
-      baseUrl: choice.provider === 'openai' ? config.openaiBaseUrl : config.geminiBaseUrl,
-      model,
-      timeoutMs,
-      signal: controller.signal,
-    };
     let result: ProviderResult;
     try {
-      result = choice.provider === 'openai' ? await completeWithOpenAI(call, request) : await completeWithGemini(call, request);
+      result = await runProvider(
+        { ...choice, baseUrl: choice.provider === 'openai' ? config.openaiBaseUrl : config.geminiBaseUrl, model, timeoutMs: config.aiTimeoutMs },
+        request,
+      );
     } catch (error) {
-      const aiError = toAiError(error, { provider: choice.provider, keyOwner: choice.keyOwner, timedOut, timeoutMs });
-      // The owner message names the key's owner and the status only: safe to log.
-      this.context.logger.warn({ provider: choice.provider, keyOwner: choice.keyOwner, kind: aiError.kind, detail: aiError.ownerMessage }, 'AI provider call failed');
-      throw aiError;
-    } finally {
-      clearTimeout(timer);
+      if (error instanceof AiError) {
+        // The owner message names whose key and the status only: safe to log.
+        this.context.logger.warn({ provider: choice.provider, keyOwner: choice.keyOwner, kind: error.kind, detail: error.ownerMessage }, 'AI provider call failed');
+      }
+      throw error;
     }
     try {
       await recordAiUsage(this.context.store.database, {
