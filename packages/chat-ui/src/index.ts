@@ -93,6 +93,8 @@ export { Message, highlightText } from './components/Message/Message';
 export type { MessageProps } from './components/Message/Message';
 export { SearchResultsCard, cutSnippet } from './components/SearchResultsCard/SearchResultsCard';
 export type { SearchResultsCardProps } from './components/SearchResultsCard/SearchResultsCard';
+export { ChartMessage, chartSummary, formatChartNumber } from './components/ChartMessage/ChartMessage';
+export type { ChartMessageProps } from './components/ChartMessage/ChartMessage';
 export { MessageInput, mentionQueryAt } from './components/MessageInput/MessageInput';
 export type { MessageInputProps } from './components/MessageInput/MessageInput';
 export { UploadZone } from './components/MessageInput/UploadZone';

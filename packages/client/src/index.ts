@@ -147,8 +147,10 @@ export {
 } from './records';
 
 // Message rendering (spec §1; src/render/ is maintained separately)
-export { renderMessageContent, createMessageRenderer, parseSearchResults } from './render';
+export { renderMessageContent, createMessageRenderer, parseSearchResults, parseChart } from './render';
 export type { RenderedContent, MessageRenderer } from './render';
+export type { ChartMessage } from './protocol/charts';
+export { chartLimits } from './protocol/charts';
 
 // Formatting
 export { timeAgo } from './format/timeAgo';

@@ -15,6 +15,8 @@ import type { DropPublishedFrame } from './drops';
 export type * from './agents';
 export { agentLimits, agentNoticeTexts, apiKeyPrefix } from './agents';
 export type * from './drops';
+export type { ChartMessage } from './charts';
+export { chartLimits } from './charts';
 export { dropLimits, reservedDropSlugs } from './drops';
 
 /** The message as the gateway sends it (the spec's normalised message form). */

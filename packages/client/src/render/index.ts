@@ -2,6 +2,7 @@
 export { renderMessageContent, createMessageRenderer } from './renderMessageContent';
 export type { RenderedContent, MessageRenderer, WindowLike } from './renderMessageContent';
 export { parseSearchResults } from './searchResults';
+export { parseChart } from './charts';
 export {
   ALLOWED_TAGS,
   ALLOWED_ATTRIBUTES,

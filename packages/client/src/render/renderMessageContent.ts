@@ -1,19 +1,23 @@
 /**
  * Turns a stored message body into something a UI can show safely (spec §1): a search-results
- * card, sanitised HTML (from markdown or inline HTML), or escaped plain text.
+ * card, a chart (protocol/charts.ts), sanitised HTML (from markdown or inline HTML), or escaped
+ * plain text.
  *
  * The renderer never returns unsanitised HTML. When there is no DOM for DOMPurify to work on
  * (Node without jsdom) or when markdown/sanitising throws, the body comes back as `kind: 'text'`,
  * which a UI must show as text (React escapes it), never as HTML.
  */
 import { Marked, type Tokens } from 'marked';
+import type { ChartMessage } from '../protocol/charts';
 import type { SearchResultsData } from '../types';
+import { parseChart } from './charts';
 import { sanitizerFor, type WindowLike } from './sanitizer';
 import { looksLikeJsonObject, parseSearchResults } from './searchResults';
 
 export type RenderedContent =
   | { kind: 'html'; html: string }
   | { kind: 'search_results'; data: SearchResultsData }
+  | { kind: 'chart'; data: ChartMessage }
   | { kind: 'text'; text: string };
 
 export type MessageRenderer = (content: string) => RenderedContent;
@@ -90,6 +94,10 @@ function render(content: string, window: WindowLike | undefined): RenderedConten
       const data = parseSearchResults(parsed);
       return data ? { kind: 'search_results', data } : { kind: 'text', text: content };
     }
+    if (isChartShaped(parsed)) {
+      const data = parseChart(parsed);
+      return data ? { kind: 'chart', data } : { kind: 'text', text: content };
+    }
   }
   const sanitize = window ? sanitizerFor(window) : null;
   if (!sanitize) return { kind: 'text', text: content };
@@ -112,6 +120,11 @@ function parseJson(content: string): unknown {
 /** JSON that claims to be a search result is judged as one, even when it turns out malformed. */
 function isSearchResultsShaped(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'search_results';
+}
+
+/** Likewise a body that claims to be a chart: a malformed one shows as text, never as markdown. */
+function isChartShaped(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'chart';
 }
 
 function globalWindow(): WindowLike | undefined {

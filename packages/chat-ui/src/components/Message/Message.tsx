@@ -1,6 +1,7 @@
 import { memo, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
 import { avatarColor, timeAgo, type TimeAgoLocale } from '@confab/client';
 import { renderContent, type ClientMessage } from '../../internal/chatClient';
+import { ChartMessage } from '../ChartMessage/ChartMessage';
 import { SearchResultsCard } from '../SearchResultsCard/SearchResultsCard';
 
 export interface MessageProps {
@@ -36,7 +37,7 @@ export function highlightText(text: string, query: string | undefined): ReactNod
 /**
  * One message: avatar (colour from the author id, green for agents), author, 'Agent' mark,
  * time-ago, and the body as renderMessageContent gives it (sanitised HTML, a search-results card,
- * or text). Pending messages say 'Sending...'; failed ones offer 'Retry'; an agent's streamed
+ * a chart, or text). Pending messages say 'Sending...'; failed ones offer 'Retry'; an agent's streamed
  * reply grows in place with a 'typing...' mark (and aria-busy) until its final text replaces it.
  */
 export const Message = memo(function Message({ message, locale = 'en', now, highlight, onRetry }: MessageProps) {
@@ -46,6 +47,8 @@ export const Message = memo(function Message({ message, locale = 'en', now, high
   let body: ReactNode;
   if (rendered.kind === 'search_results') {
     body = <SearchResultsCard data={rendered.data} locale={locale} now={now} />;
+  } else if (rendered.kind === 'chart') {
+    body = <ChartMessage data={rendered.data} />;
   } else if (rendered.kind === 'html') {
     // Remount when the search changes, so the marks are applied to a fresh copy of the HTML.
     body = <HtmlBody key={highlight ?? ''} html={rendered.html} highlight={highlight} />;

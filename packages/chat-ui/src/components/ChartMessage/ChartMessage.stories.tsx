@@ -1,0 +1,44 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { ChartMessage } from './ChartMessage';
+
+const meta = {
+  title: 'Components/ChartMessage',
+  component: ChartMessage,
+  decorators: [(Story) => <div style={{ maxWidth: 720, padding: 24 }}><Story /></div>],
+} satisfies Meta<typeof ChartMessage>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const months = ['2024-01', '2024-02', '2024-03', '2024-04', '2024-05', '2024-06'];
+
+/** One series over dates: a line. */
+export const Line: Story = {
+  args: { data: { type: 'chart', title: 'Revenue by month', kind: 'line', x: { name: 'month', values: months }, series: [{ name: 'revenue', values: [120, 135.5, 128, 160, 171.25, 190] }] } },
+};
+
+/** Two series, one with a gap (null). */
+export const LineTwoSeries: Story = {
+  args: {
+    data: {
+      type: 'chart',
+      title: 'Orders and returns',
+      kind: 'line',
+      x: { name: 'month', values: months },
+      series: [
+        { name: 'orders', values: [40, 52, 48, null, 61, 70] },
+        { name: 'returns', values: [3, 5, 4, 6, 2, 4] },
+      ],
+    },
+  },
+};
+
+/** Categories: bars. */
+export const Bar: Story = {
+  args: { data: { type: 'chart', title: 'Sales by region', kind: 'bar', x: { name: 'region', values: ['north', 'south', 'east', 'west'] }, series: [{ name: 'sales', values: [22.5, 7, 14, 30] }] } },
+};
+
+/** Negative values: bars grow both ways from zero. */
+export const BarNegative: Story = {
+  args: { data: { type: 'chart', title: 'Profit by team', kind: 'bar', x: { name: 'team', values: ['red', 'blue', 'green'] }, series: [{ name: 'profit', values: [12, -4, 6] }] } },
+};
