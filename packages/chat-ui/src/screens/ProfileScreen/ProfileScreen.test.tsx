@@ -94,3 +94,16 @@ describe('ProfileScreen API keys', () => {
     expect(screen.queryByText(/sk-secret-1234/)).not.toBeInTheDocument();
   });
 });
+
+describe('ProfileScreen AI usage', () => {
+  it("shows the total of AI tokens the person's requests used, following their record", async () => {
+    const { user } = await setup((backend) => {
+      const me = backend.users[0]!;
+      backend.override(`PATCH /api/collections/users/records/${me.id}`, () => json(200, { ...userRecord(me), openai_api_key_set: true, ai_tokens_used: 1234 }));
+    });
+    expect(screen.getByText('AI tokens used: 0')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('OpenAI API key'), 'sk-test-0123456789abcdef');
+    await user.click(within(keysForm()).getByRole('button', { name: 'Save API Keys' }));
+    expect(await screen.findByText('AI tokens used: 1,234')).toBeInTheDocument();
+  });
+});
