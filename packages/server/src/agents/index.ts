@@ -7,6 +7,7 @@ import { AgentRuntime } from './runtime';
 import type { AiGateway } from './ai/types';
 import { ProviderGateway } from './ai/gateway';
 import { comingSoonPersonas } from './hosted/builtIns';
+import { createDataAgent } from './hosted/data';
 import { createDropsAgent } from './hosted/drops';
 import { personaHandler, type PersonaDependencies } from './hosted/persona';
 import { inProcessReply, type HostedAgentHandler } from './transports/inProcess';
@@ -37,6 +38,8 @@ export function createAgentRuntime(
   const builtIn: Record<string, HostedAgentHandler> = { drops: createDropsAgent(services, ai) };
   // Personas (admin-made confab agents, and @email, @deep, @browse until their tools arrive) answer through the AI gateway.
   const gateway = ai ?? new ProviderGateway(services.context);
+  // @data: SQL over the chat's files with no key; questions in words through the gateway.
+  builtIn['data'] = createDataAgent(services, gateway);
   const personaDependencies = (agentUsername: string, onError: (error: unknown) => void): PersonaDependencies => ({
     gateway,
     onError,

@@ -42,6 +42,12 @@ const keywordReasons: Record<string, string> = {
   EXPLAIN: 'EXPLAIN is not supported here',
 };
 
+/** Whether a message reads as SQL (allowed or not) rather than a question in words. */
+export function looksLikeSql(text: string): boolean {
+  const keyword = leadingKeyword(text);
+  return allowedKeywords.has(keyword) || keyword in keywordReasons || ['VACUUM', 'CHECKPOINT', 'TRUNCATE', 'MERGE', 'PIVOT', 'UNPIVOT', 'USE', 'BEGIN', 'COMMIT', 'ROLLBACK'].includes(keyword);
+}
+
 /** The first keyword of a statement, past comments, whitespace and opening parentheses. */
 export function leadingKeyword(sql: string): string {
   const stripped = sql.replace(/^(\s|\(|--[^\n]*(\n|$)|\/\*[\s\S]*?\*\/)*/, '');

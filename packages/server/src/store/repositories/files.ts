@@ -27,6 +27,11 @@ export class FilesRepository {
       .executeTakeFirst();
   }
 
+  /** Every file of a chat, oldest first (@data loads them as tables in this order). */
+  async listByChat(chatId: string): Promise<FileRow[]> {
+    return this.db.selectFrom('files').selectAll().where('chat', '=', chatId).orderBy('created', 'asc').orderBy('id', 'asc').execute();
+  }
+
   async delete(id: string): Promise<void> {
     await this.db.deleteFrom('files').where('id', '=', id).execute();
   }

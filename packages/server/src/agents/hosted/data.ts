@@ -1,0 +1,185 @@
+import type { Mention } from '@confab/client/protocol';
+import type { Services } from '../../services/index';
+import { storedFilePath } from '../../services/files/storage';
+import { addKeyHint, AiError, type AiGateway, type AiTool } from '../ai/types';
+import { ChatDatabase, defaultQueryTimeoutMs, type ChatDataFile, type QueryFailure, type QueryResult } from '../tools/duckdb';
+import { looksLikeSql } from '../tools/sqlCheck';
+import type { HostedAgentHandler, InProcessReply } from '../transports/inProcess';
+import { chartFor, markdownTable, sqlBlock, tablesText } from './dataFormat';
+
+export interface DataAgentOptions {
+  /** The files of the chat the question was asked in (and only those). */
+  files: (chatId: string) => Promise<ChatDataFile[]>;
+  /** Questions in words need it and a key; without either, SQL and `tables` still work. */
+  ai?: AiGateway;
+  /** Each query is interrupted after this long. Default 10,000 ms. */
+  timeoutMs?: number;
+  /** Failed queries the model may retry with the error. Default 2. */
+  maxRetries?: number;
+}
+
+export const dataHelp = [
+  "I answer questions over this chat's CSV, JSON and XLSX files with DuckDB; each file is a table named after it (`sales.csv` → `sales`).",
+  '- `@data tables` lists the tables and their columns.',
+  '- `@data SELECT region, sum(amount) FROM sales GROUP BY 1` (or a ```sql block) runs one read-only query: SELECT, WITH … SELECT, DESCRIBE or SHOW. No key needed.',
+  '- `@data which region sold most in March?` writes the SQL for you when you have an AI key.',
+  'Results show the first 50 rows; a series (dates or categories with numbers) also gets a chart. Queries stop after 10 s.',
+].join('\n');
+
+/** The message without the @data mention; a fenced sql block wins over the rest. */
+export function dataRequest(content: string, username = 'data'): { kind: 'help' } | { kind: 'tables' } | { kind: 'sql'; sql: string } | { kind: 'question'; text: string } {
+  const fenced = /```(?:sql)?\s*\n?([\s\S]*?)```/i.exec(content);
+  if (fenced?.[1] !== undefined && fenced[1].trim() !== '') return { kind: 'sql', sql: fenced[1].trim() };
+  // Leading mentions (`@data`, or a test's `@data_fast`) and @data anywhere else are not the request.
+  const text = content
+    .replace(/^(\s*@[A-Za-z0-9_]+)+/, '')
+    .replace(new RegExp(`(^|\\s)@${username}(?![A-Za-z0-9_])`, 'gi'), ' ')
+    .trim();
+  if (text === '' || /^(help|\?)$/i.test(text)) return { kind: 'help' };
+  if (/^(tables|schema)$/i.test(text)) return { kind: 'tables' };
+  if (looksLikeSql(text)) return { kind: 'sql', sql: text.replace(/;\s*$/, '') };
+  return { kind: 'question', text };
+}
+
+function failureText(failure: QueryFailure): string {
+  if (failure.kind === 'refused') return `I can't run that: ${failure.message}`;
+  if (failure.kind === 'timeout') return failure.message;
+  return `The query failed: ${failure.message}`;
+}
+
+/** What the model sees of a result: columns and the first 20 rows. */
+function resultForModel(result: QueryResult): string {
+  const rows = result.rows.slice(0, 20).map((row) => JSON.stringify(row));
+  return [`columns: ${result.columns.map((column) => `${column.name} ${column.type}`).join(', ')}`, `rows (${result.rowCount}${result.rowCountCapped ? '+' : ''} in all, first ${rows.length}):`, ...rows].join('\n');
+}
+
+async function schemaWithSamples(database: ChatDatabase, timeoutMs: number): Promise<string> {
+  const parts: string[] = [];
+  for (const table of database.tables) {
+    const sample = await database.query(`SELECT * FROM "${table.name}" LIMIT 3`, { timeoutMs });
+    const rows = sample.ok ? sample.rows.map((row) => JSON.stringify(row)).join('\n') : '';
+    parts.push(`table ${table.name} (${table.rowCount} rows, from ${table.file}): ${table.columns.map((column) => `${column.name} ${column.type}`).join(', ')}\nsample rows:\n${rows}`);
+  }
+  return parts.join('\n\n');
+}
+
+/**
+ * The @data handler (issue 11): `tables`, `help`, SQL run as given, and questions in words
+ * turned into SQL by the model when a key can pay. One locked in-memory DuckDB per question.
+ */
+export function createDataHandler(options: DataAgentOptions): HostedAgentHandler {
+  const timeoutMs = options.timeoutMs ?? defaultQueryTimeoutMs;
+  const maxRetries = options.maxRetries ?? 2;
+
+  const runAndAnswer = async (database: ChatDatabase, sql: string, reply: InProcessReply) => {
+    reply.status('is running SQL…');
+    const result = await database.query(sql, { timeoutMs });
+    if (!result.ok) {
+      await reply.send(failureText(result));
+      return;
+    }
+    await reply.send(`${sqlBlock(sql)}\n\n${markdownTable(result)}`);
+    const chart = chartFor(result);
+    if (chart !== undefined) await reply.send(JSON.stringify(chart));
+  };
+
+  const answerInWords = async (database: ChatDatabase, mention: Mention, question: string, ai: AiGateway, reply: InProcessReply) => {
+    if (database.tables.length === 0) {
+      await reply.send(tablesText(database.tables, database.skipped));
+      return;
+    }
+    let last: { sql: string; result: QueryResult } | undefined;
+    let failures = 0;
+    const runSql: AiTool = {
+      name: 'run_sql',
+      description: "Runs one read-only DuckDB query (SELECT, WITH … SELECT, DESCRIBE or SHOW) over the chat's tables and answers its columns and first rows, or the error.",
+      parameters: { type: 'object', properties: { sql: { type: 'string', description: 'One DuckDB SELECT statement.' } }, required: ['sql'], additionalProperties: false },
+      run: async (args) => {
+        const sql = typeof args['sql'] === 'string' ? args['sql'].trim().replace(/;\s*$/, '') : '';
+        if (failures > maxRetries) return 'Too many failed queries; answer with what you know and say the query failed.';
+        reply.status('is running SQL…');
+        const result = await database.query(sql, { timeoutMs });
+        if (!result.ok) {
+          failures += 1;
+          return `Error: ${result.message}${failures > maxRetries ? ' (no retries left)' : ' Fix the SQL and call run_sql again.'}`;
+        }
+        last = { sql, result };
+        return resultForModel(result);
+      },
+    };
+    const system = [
+      "You are @data, answering questions about a chat's data files with DuckDB SQL.",
+      'Call run_sql with one read-only DuckDB SELECT over these tables (quote identifiers with double quotes when needed), then answer in one or two short sentences from its result.',
+      'Never invent numbers; if the data cannot answer, say so.',
+      '',
+      await schemaWithSamples(database, timeoutMs),
+    ].join('\n');
+    let stream: ReturnType<InProcessReply['stream']> | undefined;
+    try {
+      const answer = await ai.complete({
+        invokerId: mention.author_id,
+        system,
+        messages: [{ role: 'user', content: question }],
+        tools: [runSql],
+        maxToolRounds: maxRetries + 2,
+        onText: (delta) => {
+          stream ??= reply.stream();
+          stream.write(delta);
+        },
+        onToolStatus: (text) => reply.status(text),
+      });
+      const details = last === undefined ? '' : `\n\n${sqlBlock(last.sql)}\n\n${markdownTable(last.result)}`;
+      if (stream !== undefined) {
+        stream.write(details);
+        await stream.end();
+      } else {
+        await reply.send(`${answer.text.trim() || (last === undefined ? 'I could not find an answer.' : 'Here is what the query found:')}${details}`);
+      }
+      const chart = last === undefined ? undefined : chartFor(last.result);
+      if (chart !== undefined) await reply.send(JSON.stringify(chart));
+    } catch (error) {
+      const text = error instanceof AiError ? error.message : 'I could not reach the AI provider; try again, or send SQL.';
+      if (stream !== undefined) {
+        stream.write(`\n\n${text}`);
+        await stream.end();
+      } else {
+        await reply.send(text);
+      }
+    }
+  };
+
+  return async (mention, reply) => {
+    const request = dataRequest(mention.content);
+    if (request.kind === 'help') {
+      await reply.send(dataHelp);
+      return;
+    }
+    if (request.kind === 'question') {
+      const ai = options.ai;
+      if (ai === undefined || !(await ai.available(mention.author_id))) {
+        await reply.send(`I answer questions in words with an AI key; without one, send SQL (\`@data SELECT * FROM sales LIMIT 10\`) or ask \`@data tables\`. ${addKeyHint}`);
+        return;
+      }
+    }
+    const database = await ChatDatabase.open(await options.files(mention.chat_id));
+    try {
+      if (request.kind === 'tables') await reply.send(tablesText(database.tables, database.skipped));
+      else if (request.kind === 'sql') await runAndAnswer(database, request.sql, reply);
+      else await answerInWords(database, mention, request.text, options.ai!, reply);
+    } finally {
+      database.close();
+    }
+  };
+}
+
+/** The chat's files from the store, as paths on this server's disk. */
+export function chatDataFiles(services: Services): (chatId: string) => Promise<ChatDataFile[]> {
+  const { store, config } = services.context;
+  return async (chatId) =>
+    (await store.files.listByChat(chatId)).map((row) => ({ originalName: row.original_name, path: storedFilePath(config.dataDir, row.chat, row.id, row.file), size: row.size }));
+}
+
+/** The built-in @data agent of a server. */
+export function createDataAgent(services: Services, ai?: AiGateway, options: { timeoutMs?: number } = {}): HostedAgentHandler {
+  return createDataHandler({ files: chatDataFiles(services), ai, ...options });
+}
