@@ -5,6 +5,7 @@ import { agentSocket, allowDeveloperAgents, createAgent } from './support/agents
 import { databaseVariants } from './support/databases';
 import { createChat, postMessage, registerUser, type RegisteredUser } from './support/fixtures';
 import { rawRequest } from './support/http';
+import { startFakeOpenAI } from './support/fakeOpenAI';
 import { startTestServer, type TestServer } from './support/testServer';
 import { authenticatedSocket, type TestSocket } from './support/wsClient';
 
@@ -92,6 +93,45 @@ describe.each(variants)('@drops ($name)', (variant) => {
     } finally {
       await botSide.close();
       await aliceSide.close();
+    }
+  });
+});
+
+describe.each(variants)('@drops with a key ($name)', (variant) => {
+  it('writes the drop with the asker’s own key through the OpenAI protocol and publishes it', async () => {
+    const openai = await startFakeOpenAI();
+    const server = await startTestServer(variant, { openaiBaseUrl: openai.baseUrl, openaiModel: 'gpt-test' });
+    try {
+      await registerUser(server);
+      const asker = await registerUser(server, { name: 'Asker' });
+      await asker.pb.collection('users').update(asker.record.id, { openai_api_key: 'sk-asker-own-key-1234' });
+      const chat = await createChat(asker, { name: 'Launch' });
+      const socket = await authenticatedSocket(server.url, asker.pb.authStore.token);
+      try {
+        await socket.join(chat.id);
+        await postMessage(asker, chat.id, 'Beta ships Friday; docs first.');
+        const composed = JSON.stringify({ title: 'Launch guide', content: '1. Write the docs.\n2. Ship the beta on Friday.', tags: ['launch'] });
+        openai.enqueue({ kind: 'text', chunks: [composed.slice(0, 20), composed.slice(20)] });
+        await postMessage(asker, chat.id, '@drops create a guide about our discussion');
+        let reply: WireMessage | undefined;
+        while (reply === undefined) {
+          const message = await socket.nextMessage(chat.id, 10_000);
+          if (message.author_username === 'drops') reply = message;
+        }
+        expect(reply.content).toMatch(/^Published \[Launch guide\]\(\/drops\/launch-guide\)\.$/);
+        const drop = (await rawRequest(server.url, 'GET', '/api/drops/launch-guide', { token: asker.pb.authStore.token })).body as { content: string; tags: string[] };
+        expect(drop.content).toContain('Ship the beta on Friday.');
+        expect(drop.tags).toEqual(['launch']);
+        // The asker's own key paid, and the model saw the discussion.
+        const sent = openai.requests.at(-1);
+        expect(sent?.headers['authorization']).toBe('Bearer sk-asker-own-key-1234');
+        expect(JSON.stringify(sent?.body['messages'])).toContain('Beta ships Friday; docs first.');
+      } finally {
+        await socket.close();
+      }
+    } finally {
+      await server.close();
+      await openai.close();
     }
   });
 });
