@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { describe } from 'vitest';
-import { startServer, type ConfabServer } from '@confab/server';
+import { startServer, type ConfabServer, type ServerOptions } from '@confab/server';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const webDir = fileURLToPath(new URL('../dist', import.meta.url));
@@ -62,10 +62,14 @@ function testClock(): TestClock {
   };
 }
 
-export async function startStack(): Promise<Stack> {
+/**
+ * Starts the stack. `serverOptions` adds to the server's options (for example `openaiBaseUrl` of a
+ * local fake provider); the port, data directory, web directory and clock stay the harness's.
+ */
+export async function startStack(serverOptions: ServerOptions = {}): Promise<Stack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'confab-e2e-'));
   const clock = testClock();
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, webDir, logger: false, now: clock.now });
+  const server = await startServer({ logger: false, ...serverOptions, port: 0, host: '127.0.0.1', dataDir, webDir, now: clock.now });
   const browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,
