@@ -8,6 +8,11 @@ export interface CreateSubmissionOptions<Result> {
   errorMessage: (failure: unknown) => string;
   /** After a create succeeded: clear the fields and hand the result on. */
   onCreated: (result: Result) => void;
+  /**
+   * Keep the form busy after a success, for a form that is about to be replaced (the Create a Drop
+   * modal opens the new drop): a second submit cannot create a second one. Default false.
+   */
+  staysBusyAfterSuccess?: boolean;
 }
 
 export interface CreateSubmission {
@@ -23,9 +28,10 @@ export interface CreateSubmission {
  * The submit cycle of a form that creates things one after another (the agent forms): a
  * validation failure shows its text and sends nothing; a second submit while one runs is ignored;
  * a failure shows `errorMessage(failure)`; success calls `onCreated` and frees the form for the
- * next one (unlike useFormSubmission, whose success leaves the form busy for a redirect).
+ * next one (unlike useFormSubmission, whose success leaves the form busy for a redirect), unless
+ * `staysBusyAfterSuccess`.
  */
-export function useCreateSubmission<Result>({ validate, create, errorMessage, onCreated }: CreateSubmissionOptions<Result>): CreateSubmission {
+export function useCreateSubmission<Result>({ validate, create, errorMessage, onCreated, staysBusyAfterSuccess = false }: CreateSubmissionOptions<Result>): CreateSubmission {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -41,9 +47,9 @@ export function useCreateSubmission<Result>({ validate, create, errorMessage, on
     setError(null);
     try {
       onCreated(await create());
+      if (!staysBusyAfterSuccess) setBusy(false);
     } catch (failure) {
       setError(errorMessage(failure));
-    } finally {
       setBusy(false);
     }
   };

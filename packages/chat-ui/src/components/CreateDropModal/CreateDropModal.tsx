@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { constants, messages, toConfabError, validateDrop, type WireDrop } from '@confab/client';
 import { Alert } from '../Alert/Alert';
 import { Button } from '../Button/Button';
 import { dropPath, dropsOf } from '../../internal/dropsClient';
+import { useCreateSubmission } from '../../internal/useCreateSubmission';
 import { useModalDialog } from '../../internal/useModalDialog';
 import { useConfabClient, useNavigate } from '../../provider/hooks';
 
@@ -42,8 +43,6 @@ export function CreateDropModal({ chatId, chatName, onClose, onCreated }: Create
   const titleRef = useRef<HTMLInputElement>(null);
   const [title, setTitle] = useState('');
   const [content, setContent] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const open = useRef(true);
   useEffect(
     () => () => {
@@ -53,28 +52,19 @@ export function CreateDropModal({ chatId, chatName, onClose, onCreated }: Create
   );
   const onKeyDown = useModalDialog(dialogRef, { onClose, initialFocusRef: titleRef });
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    const invalid = validateDrop({ title, content });
-    if (invalid !== null) {
-      setError(invalid);
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      const drop = await dropsOf(client).createDrop({ chat_id: chatId, title, content });
+  const { error, busy, submit } = useCreateSubmission({
+    validate: () => validateDrop({ title, content }),
+    create: () => dropsOf(client).createDrop({ chat_id: chatId, title, content }),
+    errorMessage: creationFailure,
+    onCreated: (drop) => {
       // Closed meanwhile: the drop exists, but the person has moved on.
       if (!open.current) return;
       if (onCreated) onCreated(drop);
       else navigate(dropPath(drop.slug));
-    } catch (failure) {
-      if (!open.current) return;
-      setError(creationFailure(failure));
-      setBusy(false);
-    }
-  };
+    },
+    // The new drop opens next; until then the form stays busy, so a second submit is ignored.
+    staysBusyAfterSuccess: true,
+  });
 
   return (
     <div
