@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { describeBrowser, newAccount, resetLinkFrom, startStack, type Stack } from './harness';
+import { describeBrowser, newAccount, registerInBrowser, resetLinkFrom, startStack, type Stack } from './harness';
 
 describeBrowser('account flows in Chromium', () => {
   let stack: Stack;
@@ -14,15 +14,6 @@ describeBrowser('account flows in Chromium', () => {
   afterAll(async () => {
     await stack?.stop();
   });
-
-  async function register(page: Page, account: { username: string; email: string; password: string }) {
-    await page.goto('/register');
-    await page.getByLabel('Email', { exact: true }).fill(account.email);
-    await page.getByLabel('Username', { exact: true }).fill(account.username);
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByLabel('Confirm Password', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Create Account' }).click();
-  }
 
   async function login(page: Page, identity: string, password: string) {
     await page.getByLabel('Username', { exact: true }).fill(identity);
@@ -45,10 +36,9 @@ describeBrowser('account flows in Chromium', () => {
     await page.waitForURL('**/register?source=main-landing&user_type=mixed');
     await page.getByRole('heading', { name: 'Create Account' }).waitFor();
 
-    await register(page, account);
     // Logged in and sent to / after 0.5 s: the signed-in shell.
+    await registerInBrowser(page, account);
     await page.waitForURL((url) => url.pathname === '/');
-    await page.getByText('Select a chat to get started').waitFor();
     await page.getByText(account.username).first().waitFor();
 
     await page.getByRole('button', { name: 'Logout' }).click();
@@ -108,8 +98,7 @@ describeBrowser('account flows in Chromium', () => {
   it('shows every validation message of the login screen and honours ?redirect', async () => {
     const { page, context } = await stack.newPage();
     const account = newAccount('bob');
-    await register(page, account);
-    await page.getByText('Select a chat to get started').waitFor();
+    await registerInBrowser(page, account);
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/login');
 
@@ -133,8 +122,7 @@ describeBrowser('account flows in Chromium', () => {
   it('shows every validation message of the register screen where the spec puts it', async () => {
     const { page, context } = await stack.newPage();
     const taken = newAccount('carol');
-    await register(page, taken);
-    await page.getByText('Select a chat to get started').waitFor();
+    await registerInBrowser(page, taken);
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/login');
 

@@ -16,7 +16,7 @@ import { WebSocket } from 'ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectAgent, type AgentConnection, type AgentWebSocketConstructor } from '@confab/client/agent';
 import type { AgentKeyAnswer } from '@confab/client/protocol';
-import { describeBrowser, newAccount, startStack, type Stack } from './harness';
+import { describeBrowser, newAccount, registerInBrowser, startStack, type Stack } from './harness';
 
 describeBrowser('agents in Chromium', () => {
   let stack: Stack;
@@ -34,23 +34,13 @@ describeBrowser('agents in Chromium', () => {
     await stack?.stop();
   });
 
-  async function register(page: Page, account: { username: string; email: string; password: string }) {
-    await page.goto('/register');
-    await page.getByLabel('Email', { exact: true }).fill(account.email);
-    await page.getByLabel('Username', { exact: true }).fill(account.username);
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByLabel('Confirm Password', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Create Account' }).click();
-    await page.getByText('Select a chat to get started').waitFor();
-  }
-
   const sidebar = (page: Page) => page.getByRole('complementary', { name: 'Sidebar' });
 
   it('a developer creates an agent and sees its key once; the admin page is for admins, who manage hosted agents', { timeout: 180_000 }, async () => {
     const developer = newAccount('dev');
     const { page, context } = await stack.newPage();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.baseUrl });
-    await register(page, developer);
+    await registerInBrowser(page, developer);
 
     // My Agents from the sidebar (DEV).
     await sidebar(page).getByRole('button', { name: /My Agents/ }).click();

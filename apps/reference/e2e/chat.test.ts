@@ -6,7 +6,7 @@
 import PocketBase from 'pocketbase';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { describeBrowser, newAccount, startStack, type Stack } from './harness';
+import { createChatInBrowser, describeBrowser, newAccount, startStack, type Stack } from './harness';
 import { startNetworkCut, type NetworkCut } from './networkCut';
 
 describeBrowser('live chat between two browsers', () => {
@@ -54,12 +54,7 @@ describeBrowser('live chat between two browsers', () => {
     const alice = await signUp(cut.url);
     const bob = await signUp(stack.baseUrl);
 
-    await alice.page.getByRole('button', { name: 'New Chat' }).click();
-    await alice.page.waitForURL('**/chat/new');
-    await alice.page.getByLabel('Chat name').fill('Launch plan');
-    await alice.page.getByRole('button', { name: 'Create Chat' }).click();
-    await alice.page.waitForURL(/\/chat\/[a-z0-9]{15}$/);
-    const chatId = alice.page.url().split('/').at(-1)!;
+    const chatId = await createChatInBrowser(alice.page, 'Launch plan');
     await alice.page.getByText('Connected', { exact: true }).waitFor();
 
     // Add Bob through the record API (the invite screen arrives with the invitations issue).

@@ -7,7 +7,7 @@
 import PocketBase from 'pocketbase';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, newAccount, startStack, type Stack } from './harness';
+import { createChatInBrowser, describeBrowser, newAccount, startStack, type Stack } from './harness';
 
 describeBrowser('drops in Chromium', () => {
   let stack: Stack;
@@ -49,12 +49,7 @@ describeBrowser('drops in Chromium', () => {
     const bob = await signUp('bob');
 
     // Alice makes a chat and publishes from its header.
-    await alice.page.getByRole('button', { name: 'New Chat' }).click();
-    await alice.page.waitForURL('**/chat/new');
-    await alice.page.getByLabel('Chat name').fill('Launch plan');
-    await alice.page.getByRole('button', { name: 'Create Chat' }).click();
-    await alice.page.waitForURL(/\/chat\/[a-z0-9]{15}$/);
-    const chatId = alice.page.url().split('/').at(-1)!;
+    const chatId = await createChatInBrowser(alice.page, 'Launch plan');
     await alice.page.getByRole('button', { name: 'Create a Drop' }).click();
     // Escape closes the modal; the button opens it again.
     await alice.page.getByRole('dialog', { name: 'Create a Drop' }).waitFor();

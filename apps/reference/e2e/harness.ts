@@ -128,6 +128,30 @@ export function resetLinkFrom(mail: string): string {
   return match[0];
 }
 
+/**
+ * Registers `account` through the /register form (email, username, password twice) and waits for
+ * the signed-in shell.
+ */
+export async function registerInBrowser(page: Page, account: { username: string; email: string; password: string }): Promise<void> {
+  await page.goto('/register');
+  await page.getByLabel('Email', { exact: true }).fill(account.email);
+  await page.getByLabel('Username', { exact: true }).fill(account.username);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByLabel('Confirm Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page.getByText('Select a chat to get started').waitFor();
+}
+
+/** Creates a chat named `name` through New Chat and returns its id once its page is open. */
+export async function createChatInBrowser(page: Page, name: string): Promise<string> {
+  await page.getByRole('button', { name: 'New Chat' }).click();
+  await page.waitForURL('**/chat/new');
+  await page.getByLabel('Chat name').fill(name);
+  await page.getByRole('button', { name: 'Create Chat' }).click();
+  await page.waitForURL(/\/chat\/[a-z0-9]{15}$/);
+  return page.url().split('/').at(-1)!;
+}
+
 let counter = 0;
 /** A fresh, valid account for each test. */
 export function newAccount(prefix = 'user') {

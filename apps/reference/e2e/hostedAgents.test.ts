@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAI } from '../../../packages/server/test/support/fakeOpenAI';
-import { describeBrowser, newAccount, startStack, type Stack } from './harness';
+import { createChatInBrowser, describeBrowser, newAccount, registerInBrowser, startStack, type Stack } from './harness';
 
 const salesCsv = 'month,region,amount\n2024-01-01,north,10\n2024-02-01,north,12.5\n2024-03-01,south,7\n2024-03-01,north,3\n';
 const modelSql = 'SELECT region, sum(amount) AS total FROM sales GROUP BY region ORDER BY total DESC';
@@ -37,13 +37,7 @@ describeBrowser('hosted agents in Chromium', () => {
     const { context, page } = await stack.newPage();
 
     // Signs up, and saves an OpenAI key on My Profile.
-    await page.goto('/register');
-    await page.getByLabel('Email', { exact: true }).fill(account.email);
-    await page.getByLabel('Username', { exact: true }).fill(account.username);
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByLabel('Confirm Password', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Create Account' }).click();
-    await page.getByText('Select a chat to get started').waitFor();
+    await registerInBrowser(page, account);
     await page.getByRole('complementary', { name: 'Sidebar' }).getByRole('button', { name: /My Profile/ }).click();
     await page.waitForURL('**/profile');
     const keys = page.getByRole('form', { name: 'API Keys' });
@@ -53,11 +47,7 @@ describeBrowser('hosted agents in Chromium', () => {
 
     // A chat with a CSV uploaded through the upload zone.
     await page.goto('/');
-    await page.getByRole('button', { name: 'New Chat' }).click();
-    await page.waitForURL('**/chat/new');
-    await page.getByLabel('Chat name').fill('Sales review');
-    await page.getByRole('button', { name: 'Create Chat' }).click();
-    await page.waitForURL(/\/chat\/[a-z0-9]{15}$/);
+    await createChatInBrowser(page, 'Sales review');
     await page.getByText('Connected', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Upload files' }).click();
     const zone = page.getByRole('region', { name: 'Upload zone' });
