@@ -84,6 +84,12 @@ export interface ServerOptions {
   geminiApiKey?: string;
   /** How long one AI answer (all its tool rounds) may take (env CONFAB_AI_TIMEOUT_SECONDS). Default 120 s. */
   aiTimeoutMs?: number;
+  /** A SearXNG instance whose JSON API @deep searches (env CONFAB_SEARXNG_URL), e.g. `http://localhost:8888`; `json` must be in its `search.formats`. */
+  searxngUrl?: string;
+  /** A Brave Search API key @deep searches with (env CONFAB_BRAVE_API_KEY). */
+  braveApiKey?: string;
+  /** Brave Search API base (env CONFAB_BRAVE_BASE_URL). Default `https://api.search.brave.com`; for tests and proxies. */
+  braveBaseUrl?: string;
   /**
    * In-process handlers of hosted agents by username (the in-process transport of the agent
    * runtime); for embedding and tests. The built-in hosted agents register their own.
@@ -125,6 +131,9 @@ export interface ServerConfig {
   geminiModel: string;
   geminiApiKey: string | undefined;
   aiTimeoutMs: number;
+  searxngUrl: string | undefined;
+  braveApiKey: string | undefined;
+  braveBaseUrl: string;
   environment: string;
   now: () => Date;
 }
@@ -211,6 +220,9 @@ export function optionsFromEnvironment(
     geminiModel: environment['CONFAB_GEMINI_MODEL'],
     geminiApiKey: environment['CONFAB_GEMINI_API_KEY'],
     aiTimeoutMs: secondsToMilliseconds(numberOrUndefined(environment['CONFAB_AI_TIMEOUT_SECONDS'])),
+    searxngUrl: environment['CONFAB_SEARXNG_URL'],
+    braveApiKey: environment['CONFAB_BRAVE_API_KEY'],
+    braveBaseUrl: environment['CONFAB_BRAVE_BASE_URL'],
   };
   return options;
 }
@@ -277,6 +289,9 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     geminiModel: nonEmpty(options.geminiModel)?.trim() ?? 'gemini-2.5-flash',
     geminiApiKey: nonEmpty(options.geminiApiKey)?.trim(),
     aiTimeoutMs: positiveOr(options.aiTimeoutMs, 120_000),
+    searxngUrl: nonEmpty(options.searxngUrl)?.trim().replace(/\/+$/, ''),
+    braveApiKey: nonEmpty(options.braveApiKey)?.trim(),
+    braveBaseUrl: nonEmpty(options.braveBaseUrl)?.trim().replace(/\/+$/, '') ?? 'https://api.search.brave.com',
     environment: process.env['NODE_ENV'] ?? 'production',
     now: options.now ?? (() => new Date()),
   };
