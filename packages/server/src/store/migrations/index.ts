@@ -7,6 +7,7 @@ import { agentsMigration } from './005_agents';
 import { dropsMigration } from './006_drops';
 import { dropFeedIndexesMigration } from './007_drop_feed_indexes';
 import { aiUsageMigration } from './008_ai_usage';
+import { workspaceSearchMigration } from './009_workspace_search';
 
 /** Migrations live in code (bundled by tsup), so no folder has to ship beside dist/. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '006_drops': dropsMigration,
   '007_drop_feed_indexes': dropFeedIndexesMigration,
   '008_ai_usage': aiUsageMigration,
+  '009_workspace_search': workspaceSearchMigration,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

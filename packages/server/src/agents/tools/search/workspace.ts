@@ -1,0 +1,89 @@
+import { open } from 'node:fs/promises';
+import type { ConfabDatabase } from '../../../store/database';
+import { newRecordId, formatTimestamp } from '../../../store/ids';
+import { WorkspaceSearchRepository } from '../../../store/repositories/workspaceSearch';
+import { storedFilePath } from '../../../services/files/storage';
+import { plainText, type SearchHit } from './types';
+
+/** A drop or file of the chat that matched. */
+export interface WorkspaceHit extends SearchHit {
+  kind: 'drop' | 'file';
+  score: number;
+}
+
+/** Files whose bytes are text worth indexing; other files are found by name and description only. */
+const textExtensions = new Set(['txt', 'md', 'csv', 'json', 'log']);
+const markupExtensions = new Set(['html', 'htm', 'xml']);
+/** At most this much of a file is read and indexed. */
+const maxIndexedBytes = 512 * 1024;
+
+/** The indexable text of an uploaded file ('' for binary formats or unreadable files). */
+export async function fileText(path: string, originalName: string): Promise<string> {
+  const extension = originalName.toLowerCase().split('.').pop() ?? '';
+  if (!textExtensions.has(extension) && !markupExtensions.has(extension)) return '';
+  let text: string;
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const buffer = Buffer.alloc(maxIndexedBytes);
+      const { bytesRead } = await handle.read(buffer, 0, maxIndexedBytes, 0);
+      text = buffer.subarray(0, bytesRead).toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return '';
+  }
+  text = text.replace(/\u0000/g, '');
+  if (markupExtensions.has(extension)) text = plainText(text.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<!--[\s\S]*?-->/g, ' '));
+  return text;
+}
+
+export interface WorkspaceSearchOptions {
+  dataDir: string;
+  /** The server's public base URL: results link under it. */
+  publicUrl: () => string;
+  now: () => Date;
+}
+
+/**
+ * Search over a chat's drops and uploaded files (issue 12). Indexing is lazy: each search first
+ * adds the chat's drops and files that have no index row yet (drops and files never change after
+ * they are made; deleting one deletes its row through the foreign key), then asks the full-text
+ * index (FTS5 or tsvector, store/repositories/workspaceSearch.ts).
+ */
+export class WorkspaceSearch {
+  private readonly repository: WorkspaceSearchRepository;
+
+  constructor(
+    database: ConfabDatabase,
+    private readonly options: WorkspaceSearchOptions,
+  ) {
+    this.repository = new WorkspaceSearchRepository(database);
+  }
+
+  async indexChat(chatId: string): Promise<void> {
+    const created = formatTimestamp(this.options.now());
+    for (const drop of await this.repository.unindexedDrops(chatId)) {
+      await this.repository.insert({ id: newRecordId(), chat: chatId, drop_id: drop.id, file_id: null, kind: 'drop', title: drop.title, body: drop.content, link: `/drops/${encodeURIComponent(drop.slug)}`, created });
+    }
+    for (const file of await this.repository.unindexedFiles(chatId)) {
+      let body = '';
+      try {
+        body = await fileText(storedFilePath(this.options.dataDir, file.chat, file.id, file.file), file.original_name);
+      } catch {
+        body = '';
+      }
+      if (file.description.trim() !== '') body = `${file.description.trim()}\n\n${body}`;
+      await this.repository.insert({ id: newRecordId(), chat: chatId, drop_id: null, file_id: file.id, kind: 'file', title: file.original_name, body, link: `/api/files/files/${file.id}/${encodeURIComponent(file.file)}`, created });
+    }
+  }
+
+  /** The chat's best matches for `query`, as links under the public URL. */
+  async search(chatId: string, query: string, limit = 8): Promise<WorkspaceHit[]> {
+    await this.indexChat(chatId);
+    const base = this.options.publicUrl().replace(/\/+$/, '');
+    const matches = await this.repository.searchWorkspace(chatId, query, limit);
+    return matches.map((match) => ({ kind: match.kind, title: match.kind === 'drop' ? match.title : `File: ${match.title}`, url: `${base}${match.link}`, snippet: match.snippet, score: match.score }));
+  }
+}
