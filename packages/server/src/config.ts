@@ -84,6 +84,12 @@ export interface ServerOptions {
   geminiApiKey?: string;
   /** How long one AI answer (all its tool rounds) may take (env CONFAB_AI_TIMEOUT_SECONDS). Default 120 s. */
   aiTimeoutMs?: number;
+  /**
+   * `host:port` pairs the guarded fetcher (@browse, @deep, the image proxy) may reach although
+   * their address is not public, e.g. `wiki.internal:443` (env CONFAB_FETCH_ALLOW_HOSTS, commas).
+   * Default none: loopback, private, link-local and other special addresses are refused.
+   */
+  fetchAllowHosts?: string[];
   /** A SearXNG instance whose JSON API @deep searches (env CONFAB_SEARXNG_URL), e.g. `http://localhost:8888`; `json` must be in its `search.formats`. */
   searxngUrl?: string;
   /** A Brave Search API key @deep searches with (env CONFAB_BRAVE_API_KEY). */
@@ -131,6 +137,7 @@ export interface ServerConfig {
   geminiModel: string;
   geminiApiKey: string | undefined;
   aiTimeoutMs: number;
+  fetchAllowHosts: string[];
   searxngUrl: string | undefined;
   braveApiKey: string | undefined;
   braveBaseUrl: string;
@@ -220,6 +227,7 @@ export function optionsFromEnvironment(
     geminiModel: environment['CONFAB_GEMINI_MODEL'],
     geminiApiKey: environment['CONFAB_GEMINI_API_KEY'],
     aiTimeoutMs: secondsToMilliseconds(numberOrUndefined(environment['CONFAB_AI_TIMEOUT_SECONDS'])),
+    fetchAllowHosts: environment['CONFAB_FETCH_ALLOW_HOSTS']?.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''),
     searxngUrl: environment['CONFAB_SEARXNG_URL'],
     braveApiKey: environment['CONFAB_BRAVE_API_KEY'],
     braveBaseUrl: environment['CONFAB_BRAVE_BASE_URL'],
@@ -289,6 +297,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     geminiModel: nonEmpty(options.geminiModel)?.trim() ?? 'gemini-2.5-flash',
     geminiApiKey: nonEmpty(options.geminiApiKey)?.trim(),
     aiTimeoutMs: positiveOr(options.aiTimeoutMs, 120_000),
+    fetchAllowHosts: options.fetchAllowHosts ?? [],
     searxngUrl: nonEmpty(options.searxngUrl)?.trim().replace(/\/+$/, ''),
     braveApiKey: nonEmpty(options.braveApiKey)?.trim(),
     braveBaseUrl: nonEmpty(options.braveBaseUrl)?.trim().replace(/\/+$/, '') ?? 'https://api.search.brave.com',
