@@ -10,5 +10,7 @@ export default defineProject({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Servers started by tests never fight over the inbound SMTP port; inboundMail.test.ts asks for port 0.
+    env: { CONFAB_INBOUND_SMTP: 'off' },
   },
 });

@@ -101,6 +101,12 @@ export interface ServerOptions {
    * runtime); for embedding and tests. The built-in hosted agents register their own.
    */
   hostedAgents?: Record<string, HostedAgentHandler>;
+  /**
+   * The inbound SMTP listener, `host:port` or `off` (env CONFAB_INBOUND_SMTP). Default
+   * `127.0.0.1:2525`; port 0 takes any free port. Mail to a chat's or a user's inbox address
+   * becomes an `email` message (see mail/inbound.ts).
+   */
+  inboundSmtp?: string;
   /** Test clock. */
   now?: () => Date;
 }
@@ -141,6 +147,8 @@ export interface ServerConfig {
   searxngUrl: string | undefined;
   braveApiKey: string | undefined;
   braveBaseUrl: string;
+  /** Where the inbound SMTP listener listens; undefined when it is off. */
+  inboundSmtp: { host: string; port: number } | undefined;
   environment: string;
   now: () => Date;
 }
@@ -231,6 +239,7 @@ export function optionsFromEnvironment(
     searxngUrl: environment['CONFAB_SEARXNG_URL'],
     braveApiKey: environment['CONFAB_BRAVE_API_KEY'],
     braveBaseUrl: environment['CONFAB_BRAVE_BASE_URL'],
+    inboundSmtp: environment['CONFAB_INBOUND_SMTP'],
   };
   return options;
 }
@@ -259,6 +268,16 @@ function loadOrCreateSecret(dataDir: string): string {
  */
 export function clusterNamespace(secret: string): string {
   return `confab:${createHash('sha256').update(`cluster:${secret}`).digest('hex').slice(0, 16)}`;
+}
+
+/** 'off' (or 'false', '0') turns the listener off; `host:port`, `:port` or `port` pick the address. */
+export function inboundSmtpAddress(text: string | undefined): { host: string; port: number } | undefined {
+  const value = nonEmpty(text)?.trim() ?? '127.0.0.1:2525';
+  if (['off', 'false', '0', 'no'].includes(value.toLowerCase())) return undefined;
+  const colon = value.lastIndexOf(':');
+  const host = colon < 0 ? '127.0.0.1' : value.slice(0, colon).replace(/^\[|\]$/g, '') || '127.0.0.1';
+  const port = Number.parseInt(colon < 0 ? value : value.slice(colon + 1), 10);
+  return { host, port: Number.isInteger(port) && port >= 0 && port < 65536 ? port : 2525 };
 }
 
 /** Resolves options into a full config, creating the data directory and secret if needed. */
@@ -301,6 +320,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     searxngUrl: nonEmpty(options.searxngUrl)?.trim().replace(/\/+$/, ''),
     braveApiKey: nonEmpty(options.braveApiKey)?.trim(),
     braveBaseUrl: nonEmpty(options.braveBaseUrl)?.trim().replace(/\/+$/, '') ?? 'https://api.search.brave.com',
+    inboundSmtp: inboundSmtpAddress(options.inboundSmtp),
     environment: process.env['NODE_ENV'] ?? 'production',
     now: options.now ?? (() => new Date()),
   };

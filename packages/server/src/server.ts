@@ -4,6 +4,7 @@ import { InProcessBus, type Bus } from './realtime/bus';
 import { Gateway } from './realtime/gateway';
 import { RedisBus } from './realtime/redisBus';
 import { createMailTransport } from './mail/index';
+import { startInboundSmtp } from './mail/inbound';
 import { createServiceContext, type ServiceLogger } from './services/context';
 import { createServices } from './services/index';
 import { removeStaleIncoming } from './services/files/storage';
@@ -18,6 +19,8 @@ export interface ConfabServer {
   url: string;
   port: number;
   dataDir: string;
+  /** The inbound SMTP listener's port; undefined when it is off or its port was taken (see /api/health). */
+  inboundSmtpPort: number | undefined;
   close(): Promise<void>;
 }
 
@@ -88,11 +91,14 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   url = listeningUrl(config.host, port);
+  const inbound = config.inboundSmtp === undefined ? undefined : await startInboundSmtp(services, config.inboundSmtp, context.inboundMail, logger);
   return {
     url,
     port,
     dataDir: config.dataDir,
+    inboundSmtpPort: inbound?.port,
     async close() {
+      await inbound?.close();
       await gateway.close();
       await app.close();
       await agents.close();

@@ -53,7 +53,7 @@ export async function buildApp(config: ServerConfig, services: Services, agents:
   registerBodyParsers(app, config.dataDir, services.uploadQuota);
   registerUploadCleanup(app);
   registerRequestAuth(app, services.accounts);
-  registerSystemRoutes(app, config);
+  registerSystemRoutes(app, config, services.context.inboundMail);
   registerRecordRoutes(app, services);
   registerAuthRoutes(app, services);
   registerInvitationRoutes(app, services);

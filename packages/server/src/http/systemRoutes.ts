@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerConfig } from '../config';
+import type { InboundMailStatus } from '../services/context';
 
 /** The base URL clients should use: the configured public URL, else the request's own host. */
 export function baseUrlOf(request: FastifyRequest, config: ServerConfig): string {
@@ -7,8 +8,9 @@ export function baseUrlOf(request: FastifyRequest, config: ServerConfig): string
   return `${request.protocol}://${request.host}`;
 }
 
-export function registerSystemRoutes(app: FastifyInstance, config: ServerConfig): void {
-  app.get('/api/health', async () => ({ message: 'API is healthy.', code: 200, data: {} }));
+export function registerSystemRoutes(app: FastifyInstance, config: ServerConfig, inboundMail?: InboundMailStatus): void {
+  // The inbound SMTP listener's state when it is on: a taken port is said here, not by a crash.
+  app.get('/api/health', async () => ({ message: 'API is healthy.', code: 200, data: inboundMail === undefined || inboundMail.state === 'off' ? {} : { inbound_smtp: { ...inboundMail } } }));
 
   app.get('/api/config', async (request) => {
     const base = new URL(baseUrlOf(request, config));

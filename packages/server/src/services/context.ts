@@ -29,6 +29,15 @@ export interface ServiceContext {
   logger: ServiceLogger;
   /** The public base URL for mailed links; filled in once the server listens. */
   publicUrl: () => string;
+  /** What the inbound SMTP listener is doing, for /api/health; the server fills it in when it starts. */
+  inboundMail: InboundMailStatus;
+}
+
+/** `listening` on `address`, `off` by configuration, or `unavailable` with the reason (a taken port). */
+export interface InboundMailStatus {
+  state: 'off' | 'listening' | 'unavailable';
+  address?: string;
+  problem?: string;
 }
 
 /** Who is calling: a signed-in user, or a guest. */
@@ -49,6 +58,7 @@ export function createServiceContext(options: {
 }): ServiceContext {
   return {
     ...options,
+    inboundMail: { state: 'off' },
     messageCipher: new ContentCipher(options.config.secret, 'message-content'),
     providerKeyCipher: new ContentCipher(options.config.secret, 'provider-api-keys'),
   };

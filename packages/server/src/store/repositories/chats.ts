@@ -57,6 +57,16 @@ export class ChatsRepository {
     await this.db.updateTable('chats').set({ updated }).where('id', '=', id).execute();
   }
 
+  /** The chat whose inbox address is `<emailAddress>@<mail domain>`. */
+  async findByEmailAddress(emailAddress: string): Promise<ChatRow | undefined> {
+    return this.db.selectFrom('chats').selectAll().where('email_address', '=', emailAddress).executeTakeFirst();
+  }
+
+  /** A user's personal inbox chat (is_inbox, created by them), if mail has made one. */
+  async findInboxOf(userId: string): Promise<ChatRow | undefined> {
+    return this.db.selectFrom('chats').selectAll().where('creator', '=', userId).where('is_inbox', '=', 1).orderBy('created').executeTakeFirst();
+  }
+
   async emailAddressTaken(emailAddress: string): Promise<boolean> {
     const row = await this.db.selectFrom('chats').select('id').where('email_address', '=', emailAddress).executeTakeFirst();
     return row !== undefined;

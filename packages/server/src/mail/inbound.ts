@@ -1,0 +1,142 @@
+import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
+import { simpleParser, type AddressObject } from 'mailparser';
+import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
+import type { InboundMailStatus, ServiceContext } from '../services/context';
+import type { Services } from '../services/index';
+import { MailInboxService, type InboundRecipient } from '../services/mailInbox';
+
+/** The largest mail accepted, headers and attachments included (advertised as SIZE). */
+export const inboundMaximumBytes = 25 * 1024 * 1024;
+
+/** A running inbound listener; `port` is the one it got (useful with port 0). */
+export interface InboundSmtp {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** An SMTP reply: smtp-server answers an error with its `responseCode`. */
+function smtpError(responseCode: number, message: string): Error {
+  return Object.assign(new Error(message), { responseCode });
+}
+
+function senderOf(session: SMTPServerSession): string {
+  const from = session.envelope.mailFrom;
+  return from === false ? '' : from.address;
+}
+
+/** Drains the DATA stream, keeping at most the limit in memory; undefined when it went past it. */
+async function readLimited(stream: Readable & { sizeExceeded?: boolean }): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size <= inboundMaximumBytes) chunks.push(chunk as Buffer);
+  }
+  return stream.sizeExceeded === true || size > inboundMaximumBytes ? undefined : Buffer.concat(chunks);
+}
+
+function addressText(from: AddressObject | AddressObject[] | undefined, fallback: string): string {
+  const first = Array.isArray(from) ? from[0] : from;
+  return first?.text ?? fallback;
+}
+
+/**
+ * The inbound SMTP listener (spec §1 inbox addresses): plain SMTP, no AUTH, meant for 127.0.0.1
+ * or behind the domain's MX. RCPT to an address that is not a chat's or a person's is refused
+ * with 550; a sender past its hourly allowance gets 451; a mail over 25 MB gets 552. Each accepted
+ * mail becomes an `email` message in every recipient's chat (MailInboxService holds the rules).
+ */
+export function createInboundSmtp(services: Services): SMTPServer {
+  const inbox = new MailInboxService(services.context, services.messaging, services.chatEvents);
+  const logger = services.context.logger;
+  const recipients = new WeakMap<SMTPServerSession, InboundRecipient[]>();
+  return new SMTPServer({
+    name: services.context.config.mailDomain,
+    banner: 'Confab inbound mail',
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    size: inboundMaximumBytes,
+    logger: false,
+    onMailFrom(address: SMTPServerAddress, session, callback) {
+      inbox.allowSender(address.address).then(
+        (allowed) => callback(allowed ? undefined : smtpError(451, 'Too many mails from this sender; try again later')),
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      );
+      void session;
+    },
+    onRcptTo(address: SMTPServerAddress, session, callback) {
+      inbox.resolve(address.address).then(
+        (recipient) => {
+          if (recipient === undefined) return callback(smtpError(550, 'No such mailbox here'));
+          recipients.set(session, [...(recipients.get(session) ?? []), recipient]);
+          return callback();
+        },
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      );
+    },
+    onData(stream, session, callback) {
+      const targets = recipients.get(session) ?? [];
+      recipients.delete(session);
+      const deliver = async () => {
+        const raw = await readLimited(stream);
+        if (raw === undefined) throw smtpError(552, 'Mail is larger than 25 MB');
+        const parsed = await simpleParser(raw, { skipHtmlToText: false, skipTextToHtml: true, skipImageLinks: true });
+        // mailparser turns an HTML-only body into text; the HTML itself is never kept.
+        const mail = {
+          from: addressText(parsed.from, senderOf(session)),
+          subject: parsed.subject ?? '',
+          text: parsed.text ?? '',
+          attachments: parsed.attachments.map((attachment) => ({ filename: attachment.filename ?? 'attachment', content: attachment.content })),
+        };
+        for (const target of targets) await inbox.deliver(target, mail);
+      };
+      deliver().then(
+        () => callback(),
+        (error: unknown) => {
+          if (error instanceof Error && 'responseCode' in error) return callback(error);
+          logger.error({ error: String(error) }, 'inbound mail not delivered');
+          return callback(smtpError(451, 'Could not deliver the mail now; try again later'));
+        },
+      );
+    },
+  });
+}
+
+/**
+ * Starts the listener on `host:port`. A port another process holds is not fatal: the server runs
+ * without inbound mail, says so once in the log, and /api/health reports it (`status`).
+ */
+export async function startInboundSmtp(
+  services: Services,
+  address: { host: string; port: number },
+  status: InboundMailStatus,
+  logger: ServiceContext['logger'],
+): Promise<InboundSmtp | undefined> {
+  const server = createInboundSmtp(services);
+  // smtp-server re-emits its socket's errors: before listening they are the listen's failure;
+  // after, a broken connection, never the server's end.
+  let failListen: ((error: Error) => void) | undefined;
+  server.on('error', (error) => (failListen === undefined ? logger.warn({ error: String(error) }, 'inbound SMTP connection error') : failListen(error)));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      failListen = reject;
+      server.listen(address.port, address.host, () => {
+        failListen = undefined;
+        resolve();
+      });
+    });
+  } catch (error) {
+    const problem = `inbound SMTP could not listen on ${address.host}:${address.port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
+    Object.assign(status, { state: 'unavailable', address: `${address.host}:${address.port}`, problem });
+    logger.warn({ address: `${address.host}:${address.port}` }, `${problem}; mail to inbox addresses is not received`);
+    server.server.close();
+    return undefined;
+  }
+  const port = (server.server.address() as AddressInfo).port;
+  Object.assign(status, { state: 'listening', address: `${address.host}:${port}` });
+  return {
+    port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

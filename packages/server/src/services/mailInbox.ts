@@ -1,0 +1,166 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mimeFromExtension } from '@confab/client/rules';
+import { maxMessageLength } from '@confab/client/protocol';
+import { formatTimestamp, newRecordId, randomAlphanumeric } from '../store/ids';
+import type { ChatRow } from '../store/repositories/chats';
+import type { UserRow } from '../store/repositories/users';
+import type { ChatEvents } from './chatEvents';
+import type { ServiceContext } from './context';
+import { incomingDirectory, removeRecordDirectory, StagedUpload, storedFilePath } from './files/storage';
+import { cleanOriginalName, refuseContent, refuseExtension, sniffBytes, storedFileName, uploadExtension, uploadMaximumBytes } from './files/uploadRules';
+import type { MessagingService } from './messaging';
+
+/** Mails one sender address may deliver per hour, whatever the recipients (shared through Redis). */
+export const inboundMailsPerSenderPerHour = { maximum: 30, windowMs: 60 * 60 * 1000 } as const;
+
+/** Where a mail goes: a chat, found by its address or a person's inbox (made on first mail). */
+export type InboundRecipient = { kind: 'chat'; chat: ChatRow } | { kind: 'inbox'; user: UserRow };
+
+/** A received mail, already parsed (mail/inbound.ts), with untrusted values throughout. */
+export interface InboundMail {
+  from: string;
+  subject: string;
+  /** The plain text; an HTML-only mail's HTML is turned into text before it gets here. */
+  text: string;
+  attachments: { filename: string; content: Buffer }[];
+}
+
+/** Text from a mail shown as markdown: no live HTML, and no @mention that would invoke an agent. */
+export function inertMailText(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replace(/(^|[^\w.])@(?=\w)/g, '$1＠');
+}
+
+/** The message a mail becomes: who sent it, the subject and the body, within the message limit. */
+export function mailMessageContent(mail: Pick<InboundMail, 'from' | 'subject' | 'text'>, stored: readonly string[]): string {
+  const oneLine = (value: string) => inertMailText(value.replace(/\s+/g, ' ').trim());
+  const head = [`**From:** ${oneLine(mail.from) || '(unknown sender)'}`, `**Subject:** ${oneLine(mail.subject) || '(no subject)'}`];
+  const files = stored.length === 0 ? [] : ['', `**Attachments:** ${stored.map(oneLine).join(', ')}`];
+  const tail = files.join('\n');
+  const room = maxMessageLength - head.join('\n').length - tail.length - 8;
+  let body = inertMailText(mail.text.replace(/\r\n/g, '\n').trim());
+  if (body.length > room) body = `${body.slice(0, Math.max(0, room - 1))}…`;
+  return [...head, '', body === '' ? '(empty mail)' : body].join('\n') + (tail === '' ? '' : `\n${tail}`);
+}
+
+/**
+ * Inbound mail (issue 12), the rules: which addresses exist, who a mail is posted as (the built-in
+ * `email` agent user: one author for every outside sender, who has no account), which
+ * attachments become chat files (the upload allow-list and content check), and the per-sender limit.
+ */
+export class MailInboxService {
+  private readonly inboxCreations = new Map<string, Promise<ChatRow>>();
+
+  constructor(
+    private readonly context: ServiceContext,
+    private readonly messaging: MessagingService,
+    private readonly chatEvents: ChatEvents,
+  ) {}
+
+  /** The recipient of `address`, or undefined for an address of another domain or nobody here. */
+  async resolve(address: string): Promise<InboundRecipient | undefined> {
+    const at = address.lastIndexOf('@');
+    if (at <= 0) return undefined;
+    const local = address.slice(0, at).toLowerCase();
+    const domain = address.slice(at + 1).toLowerCase();
+    if (domain !== this.context.config.mailDomain.toLowerCase()) return undefined;
+    const chat = await this.context.store.chats.findByEmailAddress(local);
+    if (chat !== undefined) return { kind: 'chat', chat };
+    const user = await this.context.store.users.findByUsername(local);
+    if (user !== undefined && user.type === 'user') return { kind: 'inbox', user };
+    return undefined;
+  }
+
+  /** False once `sender` has sent its hourly allowance. */
+  async allowSender(sender: string): Promise<boolean> {
+    const limits = this.context.rateLimits;
+    return limits.allow(`inbound-mail:sender:${sender.toLowerCase()}`, inboundMailsPerSenderPerHour);
+  }
+
+  /** Posts `mail` to the recipient's chat as an `email` message, its allowed attachments as files. */
+  async deliver(recipient: InboundRecipient, mail: InboundMail): Promise<{ chatId: string; files: string[] }> {
+    const author = await this.context.store.users.findByUsername('email');
+    if (author === undefined) throw new Error('the built-in email agent is missing');
+    const chat = recipient.kind === 'chat' ? recipient.chat : await this.inboxOf(recipient.user);
+    const stored: string[] = [];
+    for (const attachment of mail.attachments) {
+      const name = await this.storeAttachment(chat.id, author, attachment);
+      if (name !== undefined) stored.push(name);
+    }
+    await this.messaging.post(author, { chatId: chat.id, content: mailMessageContent(mail, stored), messageType: 'email', grantChecked: true });
+    return { chatId: chat.id, files: stored };
+  }
+
+  /** The person's inbox chat; one is made on their first mail (one at a time per person on this instance). */
+  private async inboxOf(user: UserRow): Promise<ChatRow> {
+    const existing = await this.context.store.chats.findInboxOf(user.id);
+    if (existing !== undefined) return existing;
+    const pending = this.inboxCreations.get(user.id);
+    if (pending !== undefined) return pending;
+    const creation = this.createInbox(user).finally(() => this.inboxCreations.delete(user.id));
+    this.inboxCreations.set(user.id, creation);
+    return creation;
+  }
+
+  private async createInbox(user: UserRow): Promise<ChatRow> {
+    const now = formatTimestamp(this.context.config.now());
+    const id = newRecordId();
+    let emailAddress = `inbox-${user.username.toLowerCase()}-${randomAlphanumeric(6)}`;
+    while (await this.context.store.chats.emailAddressTaken(emailAddress)) emailAddress = `inbox-${randomAlphanumeric(10)}`;
+    const members = { participants: [user.id], admins: [user.id] };
+    await this.context.store.chats.insert(
+      { id, name: 'Inbox', description: 'Mail to your personal address', creator: user.id, email_address: emailAddress, is_inbox: 1, auto_route_enabled: 0, auto_route_agent: '', agent_permissions: null, created: now, updated: now },
+      members,
+    );
+    await this.chatEvents.changed(id, [], members.participants);
+    const chat = await this.context.store.chats.findById(id);
+    if (chat === undefined) throw new Error('inbox chat vanished');
+    return chat;
+  }
+
+  /** One attachment as a chat file when the upload rules allow it; undefined (and logged) otherwise. */
+  private async storeAttachment(chatId: string, author: UserRow, attachment: InboundMail['attachments'][number]): Promise<string | undefined> {
+    const originalName = cleanOriginalName(attachment.filename);
+    const extension = uploadExtension(originalName);
+    const bytes = attachment.content;
+    const refusal =
+      bytes.length === 0 || bytes.length > uploadMaximumBytes
+        ? 'empty or too large'
+        : (refuseExtension(extension) ?? refuseContent(extension, bytes.subarray(0, sniffBytes), bytes.length <= sniffBytes))?.message;
+    if (refusal !== undefined) {
+      this.context.logger.info({ chatId, extension, reason: refusal }, 'mail attachment not stored');
+      return undefined;
+    }
+    const staging = join(incomingDirectory(this.context.config.dataDir), `mail-${newRecordId()}`);
+    mkdirSync(incomingDirectory(this.context.config.dataDir), { recursive: true });
+    writeFileSync(staging, bytes, { mode: 0o600 });
+    const upload = new StagedUpload(staging, originalName, bytes.length, bytes.subarray(0, sniffBytes));
+    const id = newRecordId();
+    const storedName = storedFileName(originalName);
+    upload.moveTo(storedFilePath(this.context.config.dataDir, chatId, id, storedName));
+    const now = formatTimestamp(this.context.config.now());
+    try {
+      await this.context.store.files.insert({
+        id,
+        chat: chatId,
+        uploaded_by: author.id,
+        file: storedName,
+        original_name: originalName,
+        mime_type: mimeFromExtension(extension),
+        size: bytes.length,
+        description: 'Attached to a mail',
+        created: now,
+        updated: now,
+      });
+    } catch (error) {
+      removeRecordDirectory(this.context.config.dataDir, chatId, id);
+      throw error;
+    }
+    await this.chatEvents.filesChanged(chatId, 'added', id);
+    return originalName;
+  }
+}
