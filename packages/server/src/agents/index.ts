@@ -8,6 +8,7 @@ import type { AiGateway } from './ai/types';
 import { ProviderGateway } from './ai/gateway';
 import { comingSoonPersonas } from './hosted/builtIns';
 import { createDataAgent } from './hosted/data';
+import { createDeepAgent } from './hosted/deep';
 import { createDropsAgent } from './hosted/drops';
 import { personaHandler, type PersonaDependencies } from './hosted/persona';
 import { inProcessReply, type HostedAgentHandler } from './transports/inProcess';
@@ -40,6 +41,8 @@ export function createAgentRuntime(
   const gateway = ai ?? new ProviderGateway(services.context);
   // @data: SQL over the chat's files with no key; questions in words through the gateway.
   builtIn['data'] = createDataAgent(services, gateway);
+  // @deep: web search (SearXNG, Brave) and the chat's workspace, with a report when a key can pay.
+  builtIn['deep'] = createDeepAgent(services, gateway);
   const personaDependencies = (agentUsername: string, onError: (error: unknown) => void): PersonaDependencies => ({
     gateway,
     onError,
