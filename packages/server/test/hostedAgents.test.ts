@@ -157,13 +157,13 @@ describe.each(variants)('hosted agents ($name)', (variant) => {
     expect(gemini.requests).toHaveLength(1);
   });
 
-  it('with no key anywhere, answers that it needs one with the My Profile hint; @email says what it will do', async () => {
+  it('with no key anywhere, answers that it needs one with the My Profile hint; @email says how to use it', async () => {
     const carol = await registerUser(testServer);
     const { reply } = await ask(testServer, carol, 'poet', '@poet hello');
     expect(reply.content).toContain('I need an AI key');
     expect(reply.content).toContain('(/profile)');
     const email = await ask(testServer, carol, 'email', '@email send the minutes');
-    expect(email.reply.content).toContain('I will send and manage e-mails');
+    expect(email.reply.content).toContain('Whom should I write to?');
     expect(email.reply.content).toContain('(/profile)');
     expect(openai.requests).toHaveLength(0);
     expect(gemini.requests).toHaveLength(0);

@@ -10,6 +10,7 @@ import { comingSoonPersonas } from './hosted/builtIns';
 import { createDataAgent } from './hosted/data';
 import { createDeepAgent } from './hosted/deep';
 import { createDropsAgent } from './hosted/drops';
+import { createEmailAgent } from './hosted/email';
 import { personaHandler, type PersonaDependencies } from './hosted/persona';
 import { inProcessReply, type HostedAgentHandler } from './transports/inProcess';
 
@@ -48,6 +49,12 @@ export function createAgentRuntime(
     onError,
     noticeInvoker: (mention, text) =>
       runtime.toUser(mention.author_id, { type: 'agent_notice', chat_id: mention.chat_id, message_id: mention.message_id, agent_username: agentUsername, reason: 'not_available', text }),
+  });
+  // @email: received mail listed, drafts sent from the chat's address only when their asker confirms; other talk goes to the Email persona.
+  const emailPersona = { username: 'email', name: 'Email', description: 'Sends and manages e-mails' };
+  builtIn['email'] = createEmailAgent(services, gateway, (mention, reply) => {
+    const onError = (error: unknown) => logger.error({ error: String(error), agent: 'email' }, 'hosted agent reply failed');
+    return personaHandler(emailPersona, personaDependencies('email', onError))(mention, reply);
   });
   for (const persona of comingSoonPersonas()) {
     builtIn[persona.username] ??= (mention, reply) => {

@@ -34,6 +34,8 @@ export function renderEml(mail: OutgoingMail, date: Date, messageId: string): st
     `Message-ID: <${messageId}>`,
     'MIME-Version: 1.0',
   ];
+  if (mail.replyTo !== undefined) headers.push(`Reply-To: ${headerValue(mail.replyTo)}`);
+  if (mail.inReplyTo !== undefined) headers.push(`In-Reply-To: ${headerValue(mail.inReplyTo)}`, `References: ${headerValue(mail.inReplyTo)}`);
   const crlf = (body: string) => body.replace(/\r?\n/g, '\r\n');
   if (mail.html === undefined) {
     headers.push('Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: 8bit');

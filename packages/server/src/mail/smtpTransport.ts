@@ -16,6 +16,8 @@ export class SmtpTransport implements MailTransport {
       subject: mail.subject,
       text: mail.text,
       ...(mail.html === undefined ? {} : { html: mail.html }),
+      ...(mail.replyTo === undefined ? {} : { replyTo: mail.replyTo }),
+      ...(mail.inReplyTo === undefined ? {} : { inReplyTo: mail.inReplyTo, references: mail.inReplyTo }),
     });
   }
 

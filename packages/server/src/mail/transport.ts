@@ -5,6 +5,10 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /** Where replies go, e.g. the chat's own inbox address, so answers land back in the chat. */
+  replyTo?: string;
+  /** The Message-ID (with its angle brackets) this mail answers, for threading (In-Reply-To and References). */
+  inReplyTo?: string;
 }
 
 export interface MailTransport {

@@ -1,0 +1,216 @@
+import type { Mention, WireMessage } from '@confab/client/protocol';
+import type { OutgoingMail } from '../../mail/transport';
+import type { Services } from '../../services/index';
+import type { ChatRow } from '../../store/repositories/chats';
+import { addKeyHint, AiError, type AiGateway } from '../ai/types';
+import type { HostedAgentHandler, InProcessReply } from '../transports/inProcess';
+
+/** How long a draft waits for its author's `@email send`. */
+export const draftLifetimeMs = 15 * 60 * 1000;
+/** Mails one person may send through @email per hour (shared through Redis). */
+export const sentMailsPerUserPerHour = { maximum: 20, windowMs: 60 * 60 * 1000 } as const;
+const listMaximum = 10;
+const bodyMaximum = 8000;
+
+export const emailAgentHelp = [
+  'I send mail from this chat’s own address and show the mail it received.',
+  '',
+  '- `@email` (or `@email list`) shows the latest mails sent to this chat',
+  '- `@email send a summary of this chat to bob@example.com` writes a draft and shows it; **nothing is sent yet**',
+  '- `@email send` sends your draft (only yours, within 15 minutes); `@email cancel` drops it',
+  '- `@email help` shows this',
+].join('\n');
+
+const composeInstructions = [
+  'You write an e-mail on behalf of a group chat, for a reader who was not in it.',
+  'Answer with one JSON object only, no prose around it: {"subject": string (at most 120 characters), "body": string (plain text, at most 4000 characters)}.',
+  'Follow the request. Use only what the messages say. Sign as the chat, not as an AI.',
+].join(' ');
+
+/** A mail written and shown, waiting for the one person who asked for it. */
+export interface EmailDraft {
+  to: string;
+  subject: string;
+  text: string;
+  expiresAtMs: number;
+}
+
+/**
+ * Pending drafts per chat and asker, in memory: a draft is a short-lived preview, and the
+ * confirmation takes it out before sending, so one draft is sent at most once.
+ */
+export class EmailDrafts {
+  private readonly drafts = new Map<string, EmailDraft>();
+
+  private static key(chatId: string, askerId: string): string {
+    return `${chatId}:${askerId}`;
+  }
+
+  put(chatId: string, askerId: string, draft: EmailDraft): void {
+    this.drafts.set(EmailDrafts.key(chatId, askerId), draft);
+  }
+
+  /** Removes and answers the asker's live draft in this chat; undefined when none or expired. */
+  take(chatId: string, askerId: string, nowMs: number): EmailDraft | undefined {
+    const key = EmailDrafts.key(chatId, askerId);
+    const draft = this.drafts.get(key);
+    this.drafts.delete(key);
+    for (const [other, pending] of this.drafts) if (pending.expiresAtMs <= nowMs) this.drafts.delete(other);
+    return draft !== undefined && draft.expiresAtMs > nowMs ? draft : undefined;
+  }
+}
+
+/** The request after '@email': '', 'list', 'send …', 'cancel', 'help'. */
+export function emailRequestOf(content: string): string {
+  return content.replace(/(?<![\w@.])@email\b/gi, '').trim();
+}
+
+const addressPattern = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
+
+/** The first mail address in a request, or undefined. */
+export function recipientOf(request: string): string | undefined {
+  return addressPattern.exec(request)?.[0];
+}
+
+function clip(text: string, maximum: number): string {
+  return text.length <= maximum ? text : `${text.slice(0, maximum - 1).trimEnd()}…`;
+}
+
+/** People's messages worth mailing: not commands to agents, not agents' replies. */
+function discussionOf(context: readonly WireMessage[]): WireMessage[] {
+  return context.filter((message) => !message.is_agent && message.content.trim() !== '' && !/^\s*@\w+\b/.test(message.content));
+}
+
+/** A draft with no model: the discussion's latest messages under a plain greeting. */
+export function templateDraft(mention: Pick<Mention, 'chat_name' | 'context' | 'author_name'>): { subject: string; text: string } {
+  const lines = discussionOf(mention.context)
+    .slice(-15)
+    .map((message) => `- ${message.author_name}: ${clip(message.content.replace(/\s+/g, ' ').trim(), 300)}`);
+  const text = [
+    'Hello,',
+    '',
+    lines.length === 0 ? `Nothing has been said in "${mention.chat_name}" yet.` : `Here is a summary of the chat "${mention.chat_name}":`,
+    '',
+    ...lines,
+    '',
+    `Sent by ${mention.author_name} from Confab.`,
+  ].join('\n');
+  return { subject: clip(`Summary of ${mention.chat_name}`, 120), text };
+}
+
+/** The model's JSON answer as a draft, or undefined when it is not usable. */
+export function parseDraft(text: string): { subject: string; text: string } | undefined {
+  try {
+    const value = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as Record<string, unknown>;
+    const subject = typeof value['subject'] === 'string' ? value['subject'].replace(/\s+/g, ' ').trim() : '';
+    const body = typeof value['body'] === 'string' ? value['body'].trim() : '';
+    return subject === '' || body === '' ? undefined : { subject: clip(subject, 120), text: clip(body, bodyMaximum) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** `"Chat name" <address@domain>`: the chat's own address, its name without header-breaking characters. */
+function chatAddress(chat: ChatRow, mailDomain: string): string {
+  const name = chat.name.replace(/["<>\\\r\n]/g, '').trim();
+  return `"${name === '' ? 'Confab chat' : name}" <${chat.email_address}@${mailDomain}>`;
+}
+
+function quoted(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+}
+
+/**
+ * @email (issue 12): lists the chat's received mail; drafts a mail (through the AI gateway with
+ * a key, from a template without), shows it and sends nothing until the person who asked says
+ * `@email send`; then sends it once from the chat's address (Reply-To the chat, so answers come
+ * back here) through the mail transport. Anything else goes to `fallback` (the Email persona).
+ */
+export function createEmailAgent(services: Services, ai: AiGateway | undefined, fallback: HostedAgentHandler, drafts = new EmailDrafts()): HostedAgentHandler {
+  const context = services.context;
+  return async (mention: Mention, reply: InProcessReply) => {
+    // Mail arrives authored by this agent and agents may mention it: only people send mail.
+    if (mention.author_is_agent) return void (await reply.send('I send mail only for people.'));
+    const request = emailRequestOf(mention.content);
+    const chat = await context.store.chats.findById(mention.chat_id);
+    if (chat === undefined) return undefined;
+    const nowMs = context.config.now().getTime();
+    if (/^(help|\?)$/i.test(request)) return void (await reply.send(emailAgentHelp));
+    if (/^(list|mails?|inbox)?$/i.test(request)) return void (await reply.send(await listMails(services, chat)));
+    if (/^cancel\b/i.test(request)) {
+      const dropped = drafts.take(chat.id, mention.author_id, nowMs);
+      return void (await reply.send(dropped === undefined ? 'You have no draft waiting here.' : `Dropped your draft to ${dropped.to}. Nothing was sent.`));
+    }
+    if (/^(send|send it|confirm)[.!]?$/i.test(request)) {
+      const draft = drafts.take(chat.id, mention.author_id, nowMs);
+      if (draft === undefined) return void (await reply.send('You have no draft waiting here (a draft is sent only by the person who asked for it, within 15 minutes).'));
+      if (!(await context.rateLimits.allow(`email-sends:user:${mention.author_id}`, sentMailsPerUserPerHour))) {
+        return void (await reply.send('You have sent many mails this hour; please try again later. Nothing was sent.'));
+      }
+      const ownAddress = `${chat.email_address}@${context.config.mailDomain}`;
+      const mail: OutgoingMail = { from: chatAddress(chat, context.config.mailDomain), to: draft.to, subject: draft.subject, text: draft.text, replyTo: ownAddress };
+      await context.mail.send(mail);
+      context.logger.info({ chatId: chat.id, toDomain: draft.to.split('@')[1] ?? '' }, 'mail sent by @email');
+      return void (await reply.send(`Sent “${draft.subject}” to ${draft.to} from ${ownAddress}. Replies come back to this chat.`));
+    }
+    const to = recipientOf(request);
+    if (to === undefined) {
+      const keyed = ai !== undefined && (await ai.available(mention.author_id));
+      if (/^(send|write|mail|draft)\b/i.test(request) || !keyed) {
+        const hint = keyed ? '' : `\n\nDrafts work without a key; to talk with me in words, add a key. ${addKeyHint}`;
+        return void (await reply.send(`Whom should I write to? Say, for example, \`@email send a summary of this chat to bob@example.com\`.\n\n${emailAgentHelp}${hint}`));
+      }
+      return fallback(mention, reply);
+    }
+    reply.status('is writing a draft…');
+    let draft = templateDraft(mention);
+    let note = `I had no AI key, so this draft lists the discussion’s latest messages. ${addKeyHint}`;
+    if (ai !== undefined && (await ai.available(mention.author_id))) {
+      try {
+        const conversation = discussionOf(mention.context).map((message) => `${message.author_name}: ${message.content}`).join('\n');
+        const answer = await ai.complete({
+          invokerId: mention.author_id,
+          system: composeInstructions,
+          messages: [{ role: 'user', content: `Chat "${mention.chat_name}". Request by ${mention.author_name}: ${request}\n\nMessages:\n${conversation}` }],
+        });
+        const composed = parseDraft(answer.text);
+        note = composed === undefined ? 'The model’s answer was not a usable mail, so this draft lists the latest messages.' : '';
+        draft = composed ?? draft;
+      } catch (error) {
+        if (!(error instanceof AiError)) throw error;
+        note = `${error.message} This draft lists the latest messages instead.`;
+      }
+    }
+    drafts.put(chat.id, mention.author_id, { to, subject: draft.subject, text: draft.text, expiresAtMs: nowMs + draftLifetimeMs });
+    const shown = [
+      `**Draft** to ${to} from ${chat.email_address}@${context.config.mailDomain}. **Nothing is sent yet.**`,
+      '',
+      `**Subject:** ${draft.subject}`,
+      '',
+      quoted(draft.text),
+      '',
+      `${mention.author_name}, say \`@email send\` within 15 minutes to send it, or \`@email cancel\`.`,
+      note,
+    ];
+    await reply.send(shown.filter((line, index) => line !== '' || index < shown.length - 1).join('\n').trim());
+    return undefined;
+  };
+}
+
+async function listMails(services: Services, chat: ChatRow): Promise<string> {
+  const lastSeq = await services.messaging.lastSeq(chat.id);
+  const rows = await services.context.store.messages.listBeforeSeq(chat.id, lastSeq + 1, 200);
+  const mails = rows.filter((row) => row.message_type === 'email').slice(-listMaximum);
+  const address = `${chat.email_address}@${services.context.config.mailDomain}`;
+  if (mails.length === 0) return `No mail yet. This chat receives mail at ${address}.`;
+  const lines = mails.map((row) => {
+    const content = services.messaging.decrypt(row);
+    const from = /\*\*From:\*\* (.*)/.exec(content)?.[1] ?? '';
+    const subject = /\*\*Subject:\*\* (.*)/.exec(content)?.[1] ?? '';
+    return `- ${row.created.slice(0, 16).replace('T', ' ')} · ${clip(from, 80)} · ${clip(subject, 120)}`;
+  });
+  return [`The latest mails to ${address}:`, '', ...lines].join('\n');
+}
