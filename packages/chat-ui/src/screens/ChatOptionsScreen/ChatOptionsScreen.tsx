@@ -5,6 +5,7 @@ import { PageHeader } from '../../components/PageHeader/PageHeader';
 import { chatsOf } from '../../internal/chatClient';
 import { useConfabClient, useConfabStore, useNavigate } from '../../provider/hooks';
 import { AgentSettingsSection } from './AgentSettingsSection';
+import { ChatInboxSection } from './ChatInboxSection';
 import { DangerZoneSection } from './DangerZoneSection';
 import { GeneralSettingsSection } from './GeneralSettingsSection';
 import { ParticipantsSection } from './ParticipantsSection';
@@ -99,6 +100,7 @@ export function ChatOptionsScreen({ chatId }: ChatOptionsScreenProps) {
         )}
         <GeneralSettingsSection key={chat.id} chat={chat} disabled={!isAdmin} />
         <ParticipantsSection chat={chat} currentUserId={userId} disabled={!isAdmin} />
+        <ChatInboxSection chat={chat} />
         <AgentSettingsSection chat={chat} disabled={!isAdmin} />
         <section className="cf-card cf-options__section" aria-labelledby="cf-options-browser">
           <h2 id="cf-options-browser">Browser control</h2>
