@@ -42,7 +42,7 @@ describe.each(variants)('workspace search ($name)', (variant) => {
   it('finds a drop by its content and a text file by its text, stemmed and ranked', async () => {
     const chat = await createChat(owner, { name: 'Energy' });
     const drop = await publishDrop(testServer, owner, chat.id, 'Heat pump notes', 'We compared air-source heat pumps against gas boilers for the office.');
-    await uploadFile(testServer, owner, chat.id, 'survey.md', '# Survey\n\nThe photovoltaic panels on the roof produced 4 MWh in June.');
+    const surveyId = await uploadFile(testServer, owner, chat.id, 'survey.md', '# Survey\n\nThe photovoltaic panels on the roof produced 4 MWh in June.');
     await uploadFile(testServer, owner, chat.id, 'page.html', '<html><head><style>.x{}</style><script>var hidden = "zeppelin";</script></head><body><p>Wind turbines &amp; batteries</p></body></html>');
     await uploadFile(testServer, owner, chat.id, 'numbers.csv', 'site,output\nroof,4\n');
 
@@ -54,7 +54,7 @@ describe.each(variants)('workspace search ($name)', (variant) => {
 
     const fileHits = await search.search(chat.id, 'photovoltaic panel');
     expect(fileHits.map((hit) => hit.title)).toEqual(['File: survey.md']);
-    expect(fileHits[0]?.url).toMatch(new RegExp(`^${testServer.url}/api/files/files/[a-z0-9]{15}/survey_[a-z0-9]{10}\\.md$`));
+    expect(fileHits[0]?.url).toBe(`${testServer.url}/chat/${chat.id}?file=${surveyId}`);
     expect(fileHits[0]?.snippet).toContain('photovoltaic panels');
 
     // HTML is indexed as its text: scripts and styles are not.
@@ -85,6 +85,18 @@ describe.each(variants)('workspace search ($name)', (variant) => {
     // New ones are picked up on the next search.
     await uploadFile(testServer, owner, chat.id, 'late.log', 'sourdough timer fired at 06:00');
     expect((await search.search(chat.id, 'sourdough')).map((hit) => hit.title)).toEqual(['File: late.log']);
+  });
+
+  it('indexes once when searches of one chat run at the same time', async () => {
+    const chat = await createChat(owner, { name: 'Parallel' });
+    await publishDrop(testServer, owner, chat.id, 'Orchid care', 'Water orchids weekly.');
+    await uploadFile(testServer, owner, chat.id, 'orchids.txt', 'Orchids like bright shade.');
+    const fresh = new WorkspaceSearch(database, { dataDir: testServer.dataDir, publicUrl: () => testServer.url, now: () => new Date() });
+    // Two searchers (two server instances) racing: the unique drop and file columns keep one row each.
+    const answers = await Promise.all([fresh.search(chat.id, 'orchids'), fresh.search(chat.id, 'orchid water'), search.search(chat.id, 'orchids')]);
+    for (const hits of answers) expect(hits.map((hit) => hit.title).sort()).toEqual(['File: orchids.txt', 'Orchid care']);
+    const rows = await testServer.probe.rows('select kind from workspace_search where chat = $1', [chat.id]);
+    expect(rows).toHaveLength(2);
   });
 
   it('limits the results and answers nothing for a query without words', async () => {

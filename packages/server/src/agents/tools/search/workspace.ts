@@ -54,6 +54,8 @@ export interface WorkspaceSearchOptions {
  */
 export class WorkspaceSearch {
   private readonly repository: WorkspaceSearchRepository;
+  /** One indexing pass per chat at a time: @deep searches its queries in parallel. */
+  private readonly indexing = new Map<string, Promise<void>>();
 
   constructor(
     database: ConfabDatabase,
@@ -63,6 +65,14 @@ export class WorkspaceSearch {
   }
 
   async indexChat(chatId: string): Promise<void> {
+    const running = this.indexing.get(chatId);
+    if (running !== undefined) return running;
+    const pass = this.indexMissing(chatId).finally(() => this.indexing.delete(chatId));
+    this.indexing.set(chatId, pass);
+    return pass;
+  }
+
+  private async indexMissing(chatId: string): Promise<void> {
     const created = formatTimestamp(this.options.now());
     for (const drop of await this.repository.unindexedDrops(chatId)) {
       await this.repository.insert({ id: newRecordId(), chat: chatId, drop_id: drop.id, file_id: null, kind: 'drop', title: drop.title, body: drop.content, link: `/drops/${encodeURIComponent(drop.slug)}`, created });
@@ -75,11 +85,14 @@ export class WorkspaceSearch {
         body = '';
       }
       if (file.description.trim() !== '') body = `${file.description.trim()}\n\n${body}`;
-      await this.repository.insert({ id: newRecordId(), chat: chatId, drop_id: null, file_id: file.id, kind: 'file', title: file.original_name, body, link: `/api/files/files/${file.id}/${encodeURIComponent(file.file)}`, created });
+      await this.repository.insert({ id: newRecordId(), chat: chatId, drop_id: null, file_id: file.id, kind: 'file', title: file.original_name, body, link: `/chat/${encodeURIComponent(chatId)}?file=${file.id}`, created });
     }
   }
 
-  /** The chat's best matches for `query`, as links under the public URL. */
+  /**
+   * The chat's best matches for `query`, as links under the public URL: a drop's page, or the
+   * chat for a file (its download needs a file token the link cannot carry).
+   */
   async search(chatId: string, query: string, limit = 8): Promise<WorkspaceHit[]> {
     await this.indexChat(chatId);
     const base = this.options.publicUrl().replace(/\/+$/, '');
