@@ -119,6 +119,16 @@ describe.each(variants)('inbound mail ($name)', (variant) => {
     expect(await alice.pb.collection('chats').getFullList({ filter: 'is_inbox = true' })).toEqual([]);
   });
 
+  it("refuses a sender past its hourly allowance with 451, counted at MAIL FROM", async () => {
+    const chat = await createChat(alice, { name: 'Flood' });
+    const flood = { from: 'flood@example.com', subject: 'x', text: 'x' };
+    for (let index = 0; index < 30; index += 1) expect(await send({ ...flood, to: 'nobody-here@confab.localhost' })).toBe(550);
+    expect(await send({ ...flood, to: chat['inbox_address'] as string })).toBe(451);
+    expect(await testServer.probe.rows('select id from messages where chat = $1', [chat.id])).toEqual([]);
+    // Another sender is not affected.
+    expect(await send({ to: chat['inbox_address'] as string, subject: 'fine', text: 'fine' })).toBe(250);
+  });
+
   it('reports the listener in /api/health', async () => {
     const health = await rawRequest(testServer.url, 'GET', '/api/health');
     expect(health.body).toMatchObject({ data: { inbound_smtp: { state: 'listening' } } });
