@@ -147,7 +147,7 @@ export {
 } from './records';
 
 // Message rendering (spec §1; src/render/ is maintained separately)
-export { renderMessageContent, createMessageRenderer, parseSearchResults, parseChart } from './render';
+export { renderMessageContent, createMessageRenderer, parseSearchResults, parseChart, imageProxyPath, proxiedImageSrc, withImageProxyAccess } from './render';
 export type { RenderedContent, MessageRenderer } from './render';
 export type { ChartMessage } from './protocol/charts';
 export { chartLimits } from './protocol/charts';

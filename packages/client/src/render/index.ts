@@ -3,6 +3,7 @@ export { renderMessageContent, createMessageRenderer } from './renderMessageCont
 export type { RenderedContent, MessageRenderer, WindowLike } from './renderMessageContent';
 export { parseSearchResults } from './searchResults';
 export { parseChart } from './charts';
+export { imageProxyPath, proxiedImageSrc, withImageProxyAccess } from './imageProxy';
 export {
   ALLOWED_TAGS,
   ALLOWED_ATTRIBUTES,

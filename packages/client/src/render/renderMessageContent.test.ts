@@ -61,7 +61,7 @@ describe('renderMessageContent: sanitising', () => {
     const hrefs = [...root.querySelectorAll('a')].map((a) => a.getAttribute('href'));
     expect(hrefs).toEqual(['https://a.example/x', 'mailto:a@b.c', '/rel', null, null, null, null]);
     const srcs = [...root.querySelectorAll('img')].map((img) => img.getAttribute('src'));
-    expect(srcs).toEqual([null, 'https://a.example/i.png']);
+    expect(srcs).toEqual([null, '/api/image-proxy?url=https%3A%2F%2Fa.example%2Fi.png']);
   });
 
   it('opens links in a new tab without opener or referrer, whatever the author wrote', () => {
@@ -80,6 +80,20 @@ describe('renderMessageContent: sanitising', () => {
       expect(image.getAttribute('loading')).toBe('lazy');
       expect(image.hasAttribute('srcset')).toBe(false);
     }
+  });
+
+  it('loads remote images through the image proxy; relative images stay as they are (finding 14)', () => {
+    const { root } = renderHtml('![a](https://cats.example/a.png?x=1&y=2) <img src="http://dogs.example/b.gif"> <img src="//cdn.example/c.webp"> <img src="/api/files/files/f1/d.png"> <img src="data:image/png;base64,AAAA">');
+    const srcs = [...root.querySelectorAll('img')].map((image) => image.getAttribute('src'));
+    expect(srcs).toEqual([
+      `/api/image-proxy?url=${encodeURIComponent('https://cats.example/a.png?x=1&y=2')}`,
+      `/api/image-proxy?url=${encodeURIComponent('http://dogs.example/b.gif')}`,
+      `/api/image-proxy?url=${encodeURIComponent('https://cdn.example/c.webp')}`,
+      '/api/files/files/f1/d.png',
+      null, // data: images were never allowed (only http(s) and relative)
+    ]);
+    // Links are not images: they stay as written.
+    expect(renderHtml('[x](https://cats.example/a.png)').root.querySelector('a')?.getAttribute('href')).toBe('https://cats.example/a.png');
   });
 
   it('drops id and name (DOM clobbering) and data-* attributes', () => {

@@ -14,6 +14,7 @@ import {
   FORBIDDEN_TAGS,
   LINK_REL,
 } from './allowList';
+import { proxiedImageSrc } from './imageProxy';
 
 export type { WindowLike };
 export type Sanitizer = (html: string) => string;
@@ -74,8 +75,11 @@ function configure(purify: DOMPurify): Sanitizer {
     } else if (node.nodeName === 'IMG') {
       node.setAttribute('loading', 'lazy');
       node.setAttribute('decoding', 'async');
-      // Remote images still see the viewer's IP, but not which chat they were shown in.
+      // The proxy's answer needs no referrer either.
       node.setAttribute('referrerpolicy', 'no-referrer');
+      // Remote images load through the server's image proxy (finding 14): the host never sees the reader.
+      const src = node.getAttribute('src');
+      if (src !== null) node.setAttribute('src', proxiedImageSrc(src));
     }
   });
   return (html) => purify.sanitize(html, CONFIG);

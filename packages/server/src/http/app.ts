@@ -10,6 +10,7 @@ import { registerBodyTimeout } from './bodyTimeout';
 import { registerChatRoutes } from './chatRoutes';
 import { registerErrorHandling } from './errorHandler';
 import { registerFileRoutes } from './fileRoutes';
+import { registerImageProxyRoutes } from './imageProxyRoutes';
 import { registerInvitationRoutes } from './invitationRoutes';
 import { registerRecordRoutes } from './recordRoutes';
 import { registerRequestAuth } from './requestAuth';
@@ -61,6 +62,7 @@ export async function buildApp(config: ServerConfig, services: Services, agents:
   registerDropRoutes(app, services);
   registerChatRoutes(app, services);
   registerFileRoutes(app, services);
+  registerImageProxyRoutes(app, services, config);
   await registerStaticHosting(app, config.webDir);
   return app;
 }

@@ -67,7 +67,8 @@ describe('DropCard', () => {
     expect(within(tags).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['#design', '#launch', '#q1', '+2']);
     const image = screen.getByRole('img', { name: 'Tagged' });
     expect(image).toHaveAttribute('loading', 'lazy');
-    expect(image).toHaveAttribute('src', 'https://images.example/cover.png');
+    // Through the server's image proxy (finding 14), with the API's origin and a file token.
+    await waitFor(() => expect(image.getAttribute('src')).toMatch(/^http:\/\/[^/]+\/api\/image-proxy\?token=[^&]+&url=https%3A%2F%2Fimages\.example%2Fcover\.png$/));
   });
 
   it('uses a short month and day after 7 days (spec §9)', async () => {

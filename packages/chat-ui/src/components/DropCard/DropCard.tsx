@@ -1,6 +1,7 @@
 import { useId, type MouseEvent } from 'react';
 import { avatarColor, timeAgo, type TimeAgoLocale, type WireDrop } from '@confab/client';
 import { cardTags, chatDropsPath, dropPath } from '../../internal/dropsClient';
+import { useProxiedImageSrc } from '../../internal/ProxiedHtml';
 import { useComponents } from '../../provider/ComponentsContext';
 import { useNavigate } from '../../provider/hooks';
 import { BookmarkButton, LikeButton } from './DropReactions';
@@ -47,7 +48,7 @@ export function DropCard({ drop, locale = 'en', now, hideChat = false }: DropCar
           </time>
         </header>
       )}
-      {drop.featured_image !== '' ? <img className="cf-drop-card__image" src={drop.featured_image} alt={drop.title} loading="lazy" /> : null}
+      {drop.featured_image !== '' ? <FeaturedImage src={drop.featured_image} alt={drop.title} /> : null}
       <h3 id={titleId} className="cf-drop-card__title">
         <Link to={dropPath(drop.slug)}>{drop.title}</Link>
       </h3>
@@ -88,4 +89,9 @@ export function chatInitial(drop: Pick<WireDrop, 'chat_avatar' | 'chat_name'>): 
 
 export function viewsLabel(count: number): string {
   return `${count} ${count === 1 ? 'view' : 'views'}`;
+}
+
+/** A remote featured image loads through the server's image proxy (finding 14). */
+function FeaturedImage({ src, alt }: { src: string; alt: string }) {
+  return <img className="cf-drop-card__image" src={useProxiedImageSrc(src)} alt={alt} loading="lazy" referrerPolicy="no-referrer" />;
 }

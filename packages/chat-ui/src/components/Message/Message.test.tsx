@@ -1,11 +1,14 @@
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { agentAvatarColor, avatarColor } from '@confab/client';
+import { renderWithConfab } from '../../../test/renderWithConfab';
 import { clientMessage, searchResultsData } from '../../testing/builders';
+import { createFakeBackend } from '../../testing/fakeBackend';
 import { Message } from './Message';
 
 const now = Date.parse('2026-01-05T12:30:00Z');
+const alice = { id: 'user_alice_0001', username: 'alice', email: 'alice@example.com', name: 'Alice', password: 'wonderland' };
 
 describe('Message', () => {
   it('shows author, time-ago, the body and the author colour', () => {
@@ -23,6 +26,16 @@ describe('Message', () => {
     expect(container.querySelector('strong')).toHaveTextContent('bold');
     expect(container.querySelector('img')).not.toHaveAttribute('onerror');
     expect(container.querySelector('script')).toBeNull();
+  });
+
+  it('loads remote images through the image proxy with the API origin and a file token (finding 14)', async () => {
+    const message = clientMessage({ content: '![cat](https://cats.example/a.png) ![own](/api/files/files/f1/b.png)' }, { now });
+    const backend = createFakeBackend({ users: [alice] });
+    const { container, client } = renderWithConfab(<Message message={message} now={now} />, { backend });
+    await act(() => client.login('alice', 'wonderland'));
+    const [remote, own] = [...container.querySelectorAll('img')];
+    await waitFor(() => expect(remote?.getAttribute('src')).toMatch(/^http:\/\/confab\.test\/api\/image-proxy\?token=[^&]+&url=https%3A%2F%2Fcats\.example%2Fa\.png$/));
+    expect(own).toHaveAttribute('src', '/api/files/files/f1/b.png');
   });
 
   it('marks agents and colours them green', () => {

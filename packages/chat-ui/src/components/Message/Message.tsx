@@ -1,6 +1,7 @@
 import { memo, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
 import { avatarColor, timeAgo, type TimeAgoLocale } from '@confab/client';
 import { renderContent, type ClientMessage } from '../../internal/chatClient';
+import { ProxiedHtml } from '../../internal/ProxiedHtml';
 import { ChartMessage } from '../ChartMessage/ChartMessage';
 import { SearchResultsCard } from '../SearchResultsCard/SearchResultsCard';
 
@@ -109,8 +110,8 @@ function HtmlBody({ html, highlight }: { html: string; highlight?: string }) {
   const ref = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     if (ref.current !== null) markMatches(ref.current, highlight);
-  }, [highlight]);
-  return <div ref={ref} className="cf-message__body cf-message__body--html" dangerouslySetInnerHTML={{ __html: html }} />;
+  }, [highlight, html]);
+  return <ProxiedHtml ref={ref} className="cf-message__body cf-message__body--html" html={html} />;
 }
 
 /** Wraps case-insensitive occurrences of `query` in the text nodes under `root` in <mark>. */

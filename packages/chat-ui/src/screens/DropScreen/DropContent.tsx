@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { renderDropContent } from '../../internal/dropsClient';
+import { ProxiedHtml } from '../../internal/ProxiedHtml';
 
 export interface DropContentProps {
   /** The drop's markdown. */
@@ -15,7 +16,7 @@ export function DropContent({ content }: DropContentProps) {
   const rendered = useMemo(() => renderDropContent(content), [content]);
   if (rendered.kind === 'html') {
     // renderMessageContent's html is ALREADY SANITISED by the client's DOMPurify allow-list.
-    return <div className="cf-drop-view__content cf-message__body--html" dangerouslySetInnerHTML={{ __html: rendered.html }} />;
+    return <ProxiedHtml className="cf-drop-view__content cf-message__body--html" html={rendered.html} />;
   }
   return <div className="cf-drop-view__content cf-drop-view__content--text">{rendered.kind === 'text' ? rendered.text : content}</div>;
 }
