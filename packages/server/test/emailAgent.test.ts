@@ -83,13 +83,27 @@ describe.each(variants)('@email ($name)', (variant) => {
   it("lists the chat's recent mail", async () => {
     const sender = nodemailer.createTransport({ host: '127.0.0.1', port: testServer.server.inboundSmtpPort, secure: false, ignoreTLS: true });
     try {
-      await sender.sendMail({ from: 'Erin <erin@example.com>', to: `${chat['email_address']}@confab.localhost`, subject: 'Press question', text: 'When is the launch?' });
+      await sender.sendMail({ from: 'Erin <erin@example.com>', to: `${chat['email_address']}@confab.localhost`, subject: 'Press question', text: 'When is the launch?', messageId: '<press-1@example.com>' });
     } finally {
       sender.close();
     }
     const listed = await ask(alice, '@email');
     expect(listed.content).toContain('erin@example.com');
     expect(listed.content).toContain('Press question');
+
+    // A reply to the latest mail goes to its sender, in its thread, once confirmed.
+    const before = testServer.outboxMails().length;
+    const draft = await ask(alice, '@email reply We launch on Monday at 9.');
+    expect(draft.content).toContain('Draft** to erin@example.com');
+    expect(draft.content).toContain('Re: Press question');
+    expect(testServer.outboxMails()).toHaveLength(before);
+    expect((await ask(alice, '@email send')).content).toContain('Sent');
+    const mails = testServer.outboxMails().slice(before);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toContain('To: erin@example.com');
+    expect(mails[0]).toContain('Subject: Re: Press question');
+    expect(mails[0]).toContain('In-Reply-To: <press-1@example.com>');
+    expect(mails[0]).toContain('We launch on Monday at 9.');
   });
 });
 

@@ -85,6 +85,8 @@ export function createInboundSmtp(services: Services): SMTPServer {
         // mailparser turns an HTML-only body into text; the HTML itself is never kept.
         const mail = {
           from: addressText(parsed.from, senderOf(session)),
+          fromAddress: parsed.from?.value[0]?.address ?? senderOf(session),
+          messageId: parsed.messageId,
           subject: parsed.subject ?? '',
           text: parsed.text ?? '',
           attachments: parsed.attachments.map((attachment) => ({ filename: attachment.filename ?? 'attachment', content: attachment.content })),

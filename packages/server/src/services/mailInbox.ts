@@ -4,6 +4,7 @@ import { mimeFromExtension } from '@confab/client/rules';
 import { maxMessageLength } from '@confab/client/protocol';
 import { formatTimestamp, newRecordId, randomAlphanumeric } from '../store/ids';
 import type { ChatRow } from '../store/repositories/chats';
+import { InboundMailsRepository } from '../store/repositories/inboundMails';
 import type { UserRow } from '../store/repositories/users';
 import type { ChatEvents } from './chatEvents';
 import type { ServiceContext } from './context';
@@ -20,10 +21,21 @@ export type InboundRecipient = { kind: 'chat'; chat: ChatRow } | { kind: 'inbox'
 /** A received mail, already parsed (mail/inbound.ts), with untrusted values throughout. */
 export interface InboundMail {
   from: string;
+  /** The sender's bare address, where a reply goes. */
+  fromAddress: string;
+  /** The mail's Message-ID with its angle brackets, for a reply's In-Reply-To. */
+  messageId?: string | undefined;
   subject: string;
   /** The plain text; an HTML-only mail's HTML is turned into text before it gets here. */
   text: string;
   attachments: { filename: string; content: Buffer }[];
+}
+
+/** What a reply needs of a received mail (stored encrypted in `inbound_mails`). */
+export interface InboundMailDetails {
+  from: string;
+  subject: string;
+  messageId?: string;
 }
 
 /** Text from a mail shown as markdown: no live HTML, and no @mention that would invoke an agent. */
@@ -54,12 +66,26 @@ export function mailMessageContent(mail: Pick<InboundMail, 'from' | 'subject' | 
  */
 export class MailInboxService {
   private readonly inboxCreations = new Map<string, Promise<ChatRow>>();
+  private readonly mails: InboundMailsRepository;
 
   constructor(
     private readonly context: ServiceContext,
     private readonly messaging: MessagingService,
     private readonly chatEvents: ChatEvents,
-  ) {}
+  ) {
+    this.mails = new InboundMailsRepository(context.store.database);
+  }
+
+  /** The chat's latest received mail's thread details (for @email reply), if any. */
+  async latestMail(chatId: string): Promise<InboundMailDetails | undefined> {
+    const row = await this.mails.latestOf(chatId);
+    if (row === undefined) return undefined;
+    try {
+      return JSON.parse(this.context.messageCipher.decrypt(row.details_encrypted, row.message)) as InboundMailDetails;
+    } catch {
+      return undefined;
+    }
+  }
 
   /** The recipient of `address`, or undefined for an address of another domain or nobody here. */
   async resolve(address: string): Promise<InboundRecipient | undefined> {
@@ -91,7 +117,14 @@ export class MailInboxService {
       const name = await this.storeAttachment(chat.id, author, attachment);
       if (name !== undefined) stored.push(name);
     }
-    await this.messaging.post(author, { chatId: chat.id, content: mailMessageContent(mail, stored), messageType: 'email', grantChecked: true });
+    const posted = await this.messaging.post(author, { chatId: chat.id, content: mailMessageContent(mail, stored), messageType: 'email', grantChecked: true });
+    const details: InboundMailDetails = { from: mail.fromAddress, subject: mail.subject, ...(mail.messageId === undefined ? {} : { messageId: mail.messageId }) };
+    await this.mails.insert({
+      message: posted.row.id,
+      chat: chat.id,
+      details_encrypted: this.context.messageCipher.encrypt(JSON.stringify(details), posted.row.id),
+      created: posted.row.created,
+    });
     return { chatId: chat.id, files: stored };
   }
 

@@ -1,6 +1,7 @@
 import type { Mention, WireMessage } from '@confab/client/protocol';
 import type { OutgoingMail } from '../../mail/transport';
 import type { Services } from '../../services/index';
+import { inertMailText, MailInboxService } from '../../services/mailInbox';
 import type { ChatRow } from '../../store/repositories/chats';
 import { addKeyHint, AiError, type AiGateway } from '../ai/types';
 import type { HostedAgentHandler, InProcessReply } from '../transports/inProcess';
@@ -17,6 +18,7 @@ export const emailAgentHelp = [
   '',
   '- `@email` (or `@email list`) shows the latest mails sent to this chat',
   '- `@email send a summary of this chat to bob@example.com` writes a draft and shows it; **nothing is sent yet**',
+  '- `@email reply Thanks, we ship on Monday` drafts an answer to the latest mail, in its thread',
   '- `@email send` sends your draft (only yours, within 15 minutes); `@email cancel` drops it',
   '- `@email help` shows this',
 ].join('\n');
@@ -32,6 +34,8 @@ export interface EmailDraft {
   to: string;
   subject: string;
   text: string;
+  /** The Message-ID a reply answers (In-Reply-To, References). */
+  inReplyTo?: string;
   expiresAtMs: number;
 }
 
@@ -131,6 +135,7 @@ function quoted(text: string): string {
  */
 export function createEmailAgent(services: Services, ai: AiGateway | undefined, fallback: HostedAgentHandler, drafts = new EmailDrafts()): HostedAgentHandler {
   const context = services.context;
+  const inbox = new MailInboxService(context, services.messaging, services.chatEvents);
   return async (mention: Mention, reply: InProcessReply) => {
     // Mail arrives authored by this agent and agents may mention it: only people send mail.
     if (mention.author_is_agent) return void (await reply.send('I send mail only for people.'));
@@ -151,11 +156,19 @@ export function createEmailAgent(services: Services, ai: AiGateway | undefined, 
         return void (await reply.send('You have sent many mails this hour; please try again later. Nothing was sent.'));
       }
       const ownAddress = `${chat.email_address}@${context.config.mailDomain}`;
-      const mail: OutgoingMail = { from: chatAddress(chat, context.config.mailDomain), to: draft.to, subject: draft.subject, text: draft.text, replyTo: ownAddress };
+      const mail: OutgoingMail = {
+        from: chatAddress(chat, context.config.mailDomain),
+        to: draft.to,
+        subject: draft.subject,
+        text: draft.text,
+        replyTo: ownAddress,
+        ...(draft.inReplyTo === undefined ? {} : { inReplyTo: draft.inReplyTo }),
+      };
       await context.mail.send(mail);
       context.logger.info({ chatId: chat.id, toDomain: draft.to.split('@')[1] ?? '' }, 'mail sent by @email');
       return void (await reply.send(`Sent “${draft.subject}” to ${draft.to} from ${ownAddress}. Replies come back to this chat.`));
     }
+    if (/^reply\b/i.test(request)) return draftReply(request.replace(/^reply\b[:,]?\s*/i, ''));
     const to = recipientOf(request);
     if (to === undefined) {
       const keyed = ai !== undefined && (await ai.available(mention.author_id));
@@ -184,19 +197,51 @@ export function createEmailAgent(services: Services, ai: AiGateway | undefined, 
         note = `${error.message} This draft lists the latest messages instead.`;
       }
     }
-    drafts.put(chat.id, mention.author_id, { to, subject: draft.subject, text: draft.text, expiresAtMs: nowMs + draftLifetimeMs });
-    const shown = [
-      `**Draft** to ${to} from ${chat.email_address}@${context.config.mailDomain}. **Nothing is sent yet.**`,
-      '',
-      `**Subject:** ${draft.subject}`,
-      '',
-      quoted(draft.text),
-      '',
-      `${mention.author_name}, say \`@email send\` within 15 minutes to send it, or \`@email cancel\`.`,
-      note,
-    ];
-    await reply.send(shown.filter((line, index) => line !== '' || index < shown.length - 1).join('\n').trim());
-    return undefined;
+    return showDraft({ to, subject: draft.subject, text: draft.text }, note);
+
+    /** '@email reply <what to say>': a draft to the sender of the chat's latest mail, in its thread. */
+    async function draftReply(instructions: string): Promise<void> {
+      const latest = await inbox.latestMail(chat!.id);
+      const sender = latest === undefined ? undefined : recipientOf(latest.from);
+      if (latest === undefined || sender === undefined) return void (await reply.send('This chat has received no mail to reply to yet.'));
+      if (instructions === '') return void (await reply.send('What should I answer? Say, for example, `@email reply Thanks, we ship on Monday`.'));
+      const subject = clip(/^re:/i.test(latest.subject) ? latest.subject : `Re: ${latest.subject || '(no subject)'}`, 120);
+      let text = [`Hello,`, '', instructions, '', `— ${mention.chat_name}, sent by ${mention.author_name} from Confab`].join('\n');
+      let replyNote = '';
+      if (ai !== undefined && (await ai.available(mention.author_id))) {
+        reply.status('is writing a reply…');
+        try {
+          const conversation = mention.context.map((message) => `${message.author_name}: ${message.content}`).join('\n');
+          const answer = await ai.complete({
+            invokerId: mention.author_id,
+            system: composeInstructions,
+            messages: [{ role: 'user', content: `Write a reply to the mail from ${latest.from} with the subject "${latest.subject}". What to answer, by ${mention.author_name}: ${instructions}\n\nThe chat (the mail is among these messages):\n${conversation}` }],
+          });
+          text = parseDraft(answer.text)?.text ?? text;
+        } catch (error) {
+          if (!(error instanceof AiError)) throw error;
+          replyNote = `${error.message} This draft uses your words as they are.`;
+        }
+      }
+      return showDraft({ to: sender, subject, text, ...(latest.messageId === undefined ? {} : { inReplyTo: latest.messageId }) }, replyNote);
+    }
+
+    async function showDraft(draft: Omit<EmailDraft, 'expiresAtMs'>, note: string): Promise<void> {
+      drafts.put(chat!.id, mention.author_id, { ...draft, expiresAtMs: nowMs + draftLifetimeMs });
+      const to = draft.to;
+      const shown = [
+        `**Draft** to ${to} from ${chat!.email_address}@${context.config.mailDomain}. **Nothing is sent yet.**`,
+        '',
+        // A received subject is the outside world's text: shown inert, like the mail itself.
+        `**Subject:** ${inertMailText(draft.subject)}`,
+        '',
+        quoted(draft.text),
+        '',
+        `${mention.author_name}, say \`@email send\` within 15 minutes to send it, or \`@email cancel\`.`,
+        note,
+      ];
+      await reply.send(shown.filter((line, index) => line !== '' || index < shown.length - 1).join('\n').trim());
+    }
   };
 }
 

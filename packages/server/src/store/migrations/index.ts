@@ -8,6 +8,7 @@ import { dropsMigration } from './006_drops';
 import { dropFeedIndexesMigration } from './007_drop_feed_indexes';
 import { aiUsageMigration } from './008_ai_usage';
 import { workspaceSearchMigration } from './009_workspace_search';
+import { inboundMailsMigration } from './010_inbound_mails';
 
 /** Migrations live in code (bundled by tsup), so no folder has to ship beside dist/. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '007_drop_feed_indexes': dropFeedIndexesMigration,
   '008_ai_usage': aiUsageMigration,
   '009_workspace_search': workspaceSearchMigration,
+  '010_inbound_mails': inboundMailsMigration,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {
