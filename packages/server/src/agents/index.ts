@@ -7,6 +7,7 @@ import { AgentRuntime } from './runtime';
 import type { AiGateway } from './ai/types';
 import { ProviderGateway } from './ai/gateway';
 import { comingSoonPersonas } from './hosted/builtIns';
+import { createBrowseAgent } from './hosted/browse';
 import { createDataAgent } from './hosted/data';
 import { createDeepAgent } from './hosted/deep';
 import { createDropsAgent } from './hosted/drops';
@@ -44,6 +45,8 @@ export function createAgentRuntime(
   builtIn['data'] = createDataAgent(services, gateway);
   // @deep: web search (SearXNG, Brave) and the chat's workspace, with a report when a key can pay.
   builtIn['deep'] = createDeepAgent(services, gateway);
+  // @browse: one page through the guarded fetcher; its links and tables; a summary or answer when a key can pay.
+  builtIn['browse'] = createBrowseAgent(services, gateway);
   const personaDependencies = (agentUsername: string, onError: (error: unknown) => void): PersonaDependencies => ({
     gateway,
     onError,

@@ -5,7 +5,6 @@ import type { Persona } from './persona';
 /** What the built-in agents without behaviour yet (issue 12) will do, said in their answers. */
 const comingSoon: Partial<Record<BuiltInAgentUsername, string>> = {
   email: 'I will send and manage e-mails for this chat (coming soon).',
-  browse: 'I will browse and scrape websites for this chat (coming soon).',
 };
 
 /** The personas of the built-in agents without handlers of their own yet (@deep has its own: hosted/deep.ts). */
