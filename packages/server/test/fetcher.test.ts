@@ -183,6 +183,20 @@ describe('the guarded fetcher', () => {
     expect(await refusal(fetcher.fetch(`${base}/missing`))).toMatchObject({ code: 'http_status', message: expect.stringContaining('404') });
   });
 
+  it('is not rebound: a name that answers public first and 127.0.0.1 after is resolved once, and the target is never reached', async () => {
+    let answers = 0;
+    const rebinding: Resolver = async () => {
+      answers += 1;
+      // 93.184.216.34 is public (and unreachable from a test machine); a second lookup would say 127.0.0.1.
+      return [{ address: answers === 1 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
+    };
+    const fetcher = createFetcher({ resolver: rebinding, timeoutMs: 500 });
+    const error = await refusal(fetcher.fetch(`http://rebind.example:${target.port}/`));
+    expect(['timeout', 'network']).toContain(error.code);
+    expect(answers).toBe(1);
+    expect(target.requests).toEqual([]);
+  });
+
   it('connects to the address it checked: the name is resolved once per hop, never again by the client', async () => {
     const asked: string[] = [];
     const resolver: Resolver = async (hostname) => {

@@ -28,6 +28,7 @@ const queryRoutes = [
   { name: 'reset password page', path: '/reset-password', parameter: 'token', others: '' },
   { name: 'complete-signup page', path: '/complete-signup', parameter: 'temp_password', others: 'user_id=u1&chat_id=c1' },
   { name: 'file download', path: '/api/files/files/abcdefghijklmno/report_abcdefghij.pdf', parameter: 'token', others: 'download=1' },
+  { name: 'image proxy', path: '/api/image-proxy', parameter: 'token', others: 'url=https%3A%2F%2Fcats.example%2Fa.png' },
   { name: 'live site start', path: '/live/abcdefghijklmno/', parameter: 'token', others: '' },
   { name: 'live site start without slash', path: '/live/abcdefghijklmno', parameter: 'token', others: '' },
 ];

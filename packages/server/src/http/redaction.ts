@@ -3,7 +3,7 @@
  * one. Secrets travel in three ways:
  *
  * - query parameters: `/reset-password?token=…`, `/complete-signup?…&temp_password=…`,
- *   `/api/files/…?token=…`, `/live/{chat}/?token=…`;
+ *   `/api/files/…?token=…`, `/api/image-proxy?token=…&url=…`, `/live/{chat}/?token=…`;
  * - path segments: `/join/{token}`, `/api/invitation/{token}`, `/api/accept-invitation/{token}`;
  * - the live website's capability: `/live/{chat}/~{capability}/…`.
  *
