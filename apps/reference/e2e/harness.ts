@@ -69,7 +69,8 @@ function testClock(): TestClock {
 export async function startStack(serverOptions: ServerOptions = {}): Promise<Stack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'confab-e2e-'));
   const clock = testClock();
-  const server = await startServer({ logger: false, ...serverOptions, port: 0, host: '127.0.0.1', dataDir, webDir, now: clock.now });
+  // No inbound SMTP listener unless a test asks for one: parallel stacks must not fight over port 2525.
+  const server = await startServer({ logger: false, inboundSmtp: 'off', ...serverOptions, port: 0, host: '127.0.0.1', dataDir, webDir, now: clock.now });
   const browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,

@@ -32,7 +32,7 @@ export async function startCliServer(): Promise<CliTestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'confab-cli-data-'));
   const dirs: string[] = [dataDir];
   // Each suite registers several people from 127.0.0.1; the sign-up limit has its own tests.
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, logger: false, smtpUrl: '', signupsPerIpPerHour: 10_000 });
+  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, logger: false, smtpUrl: '', signupsPerIpPerHour: 10_000, inboundSmtp: 'off' });
   return {
     url: server.url,
     server,
