@@ -1,6 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mimeFromExtension } from '@confab/client/rules';
 import { maxMessageLength } from '@confab/client/protocol';
 import { formatTimestamp, newRecordId, randomAlphanumeric } from '../store/ids';
 import type { ChatRow } from '../store/repositories/chats';
@@ -8,8 +7,9 @@ import { InboundMailsRepository } from '../store/repositories/inboundMails';
 import type { UserRow } from '../store/repositories/users';
 import type { ChatEvents } from './chatEvents';
 import type { ServiceContext } from './context';
-import { incomingDirectory, removeRecordDirectory, StagedUpload, storedFilePath } from './files/storage';
-import { cleanOriginalName, refuseContent, refuseExtension, sniffBytes, storedFileName, uploadExtension, uploadMaximumBytes } from './files/uploadRules';
+import { saveChatFile } from './files/saveChatFile';
+import { incomingDirectory, StagedUpload } from './files/storage';
+import { cleanOriginalName, refuseContent, refuseExtension, sniffBytes, uploadExtension, uploadMaximumBytes } from './files/uploadRules';
 import type { MessagingService } from './messaging';
 
 /** Mails one sender address may deliver per hour, whatever the recipients (shared through Redis). */
@@ -172,28 +172,7 @@ export class MailInboxService {
     mkdirSync(incomingDirectory(this.context.config.dataDir), { recursive: true });
     writeFileSync(staging, bytes, { mode: 0o600 });
     const upload = new StagedUpload(staging, originalName, bytes.length, bytes.subarray(0, sniffBytes));
-    const id = newRecordId();
-    const storedName = storedFileName(originalName);
-    upload.moveTo(storedFilePath(this.context.config.dataDir, chatId, id, storedName));
-    const now = formatTimestamp(this.context.config.now());
-    try {
-      await this.context.store.files.insert({
-        id,
-        chat: chatId,
-        uploaded_by: author.id,
-        file: storedName,
-        original_name: originalName,
-        mime_type: mimeFromExtension(extension),
-        size: bytes.length,
-        description: 'Attached to a mail',
-        created: now,
-        updated: now,
-      });
-    } catch (error) {
-      removeRecordDirectory(this.context.config.dataDir, chatId, id);
-      throw error;
-    }
-    await this.chatEvents.filesChanged(chatId, 'added', id);
+    await saveChatFile(this.context, this.chatEvents, { chatId, uploaderId: author.id, upload, originalName, description: 'Attached to a mail' });
     return originalName;
   }
 }

@@ -1,13 +1,12 @@
-import { fileExtension, mimeFromExtension } from '@confab/client/rules';
 import { fieldErrors, type FieldErrors } from '../../errors';
 import { filesSchema } from '../../store/collections';
 import { chatHasParticipant, never } from '../../store/conditions';
-import { formatTimestamp, newRecordId } from '../../store/ids';
 import type { FileRow } from '../../store/repositories/files';
 import type { ChatEvents } from '../chatEvents';
 import type { RequestAuth, ServiceContext } from '../context';
-import { removeRecordDirectory, StagedUpload, storedFilePath } from '../files/storage';
-import { cleanOriginalName, descriptionMaximum, storedFileName, uploadProblems } from '../files/uploadRules';
+import { saveChatFile } from '../files/saveChatFile';
+import { removeRecordDirectory, StagedUpload } from '../files/storage';
+import { cleanOriginalName, descriptionMaximum, uploadProblems } from '../files/uploadRules';
 import { readString, type Body } from '../input';
 import { recordErrors } from '../recordErrors';
 import { collectionIds, type CreatedRecord, type RecordCollection, type RecordJson } from './types';
@@ -75,34 +74,11 @@ export class FilesCollection implements RecordCollection {
       throw recordErrors.createFailed(errors);
     }
     const originalName = cleanOriginalName(upload.clientName);
-    const extension = fileExtension(originalName);
     // Extension and content were checked while the file streamed in; only emptiness needs the end.
     if (upload.size === 0) errors['file'] = uploadProblems.empty();
     if (Object.keys(errors).length > 0) throw recordErrors.createFailed(errors);
 
-    const id = newRecordId();
-    const stored = storedFileName(originalName);
-    const target = storedFilePath(this.context.config.dataDir, chatId, id, stored);
-    upload.moveTo(target);
-    const now = formatTimestamp(this.context.config.now());
-    try {
-      await this.context.store.files.insert({
-        id,
-        chat: chatId,
-        uploaded_by: user.id,
-        file: stored,
-        original_name: originalName,
-        mime_type: mimeFromExtension(extension),
-        size: upload.size,
-        description,
-        created: now,
-        updated: now,
-      });
-    } catch (error) {
-      removeRecordDirectory(this.context.config.dataDir, chatId, id);
-      throw error;
-    }
-    await this.chatEvents.filesChanged(chatId, 'added', id);
+    const id = await saveChatFile(this.context, this.chatEvents, { chatId, uploaderId: user.id, upload, originalName, description });
     return { id };
   }
 
