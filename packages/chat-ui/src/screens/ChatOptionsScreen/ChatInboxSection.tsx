@@ -1,8 +1,6 @@
-import { useEffect, useState } from 'react';
 import type { ChatRecord } from '@confab/client';
 import { FormField } from '../../components/FormField/FormField';
-import { useConfabClient } from '../../provider/hooks';
-import { DEFAULT_PUBLIC_MAIL_DOMAIN } from '../ProfileScreen/ProfileScreen';
+import { useMailDomain } from '../../internal/useMailDomain';
 
 export interface ChatInboxSectionProps {
   chat: Pick<ChatRecord, 'email_address'>;
@@ -10,24 +8,8 @@ export interface ChatInboxSectionProps {
 
 /** The chat's own mail address (spec §1): mail to it arrives in the chat; @email sends from it. */
 export function ChatInboxSection({ chat }: ChatInboxSectionProps) {
-  const client = useConfabClient();
-  const [domain, setDomain] = useState(DEFAULT_PUBLIC_MAIL_DOMAIN);
+  const domain = useMailDomain();
 
-  useEffect(() => {
-    let active = true;
-    client.loadConfig().then(
-      (config) => {
-        if (!active) return;
-        // As on My Profile: the server's mail domain, else its host without a port.
-        const served = config.mail_domain ?? config.public_domain.trim().replace(/:\d+$/, '');
-        if (served !== '') setDomain(served);
-      },
-      () => undefined,
-    );
-    return () => {
-      active = false;
-    };
-  }, [client]);
 
   const local = chat.email_address ?? '';
   if (local === '') return null;

@@ -5,10 +5,12 @@ import { Button } from '../../components/Button/Button';
 import { FormField } from '../../components/FormField/FormField';
 import { PageHeader } from '../../components/PageHeader/PageHeader';
 import { StatusMessage } from '../../components/StatusMessage/StatusMessage';
+import { defaultMailDomain, useMailDomain } from '../../internal/useMailDomain';
 import { useConfabClient, useConfabStore } from '../../provider/hooks';
 
 /** The mail domain used when the server's config names none. */
-export const DEFAULT_PUBLIC_MAIL_DOMAIN = 'confab.localhost';
+/** Kept for hosts that imported it: the domain shown until the server's configuration answers. */
+export const DEFAULT_PUBLIC_MAIL_DOMAIN = defaultMailDomain;
 
 type Notice = { kind: 'none' } | { kind: 'busy' } | { kind: 'error'; message: string } | { kind: 'info'; message: string } | { kind: 'success'; message: string };
 const none: Notice = { kind: 'none' };
@@ -30,28 +32,13 @@ export function apiKeyState(user: UserRecord | null, provider: 'openai' | 'gemin
 export function ProfileScreen({ backTo = '/' }: ProfileScreenProps) {
   const client = useConfabClient();
   const user = useConfabStore((state) => state.user);
-  const [domain, setDomain] = useState(DEFAULT_PUBLIC_MAIL_DOMAIN);
+  const domain = useMailDomain();
   const [username, setUsername] = useState(user?.username ?? '');
   const [usernameNotice, setUsernameNotice] = useState<Notice>(none);
   const [openai, setOpenai] = useState('');
   const [gemini, setGemini] = useState('');
   const [keysNotice, setKeysNotice] = useState<Notice>(none);
 
-  useEffect(() => {
-    let active = true;
-    client.loadConfig().then(
-      (config) => {
-        if (!active) return;
-        // The server names its mail domain; an older one only its host, whose port no address may carry.
-        const served = config.mail_domain ?? config.public_domain.trim().replace(/:\d+$/, '');
-        if (served !== '') setDomain(served);
-      },
-      () => undefined,
-    );
-    return () => {
-      active = false;
-    };
-  }, [client]);
 
   // The record arrives after the first render when the session is restored late.
   const currentUsername = user?.username ?? '';
