@@ -1,6 +1,5 @@
-import { useRef, useSyncExternalStore } from 'react';
 import { constants, renderMessageContent, type ConfabClient, type DropsState, type FeedTab, type RenderedContent } from '@confab/client';
-import { useConfabClient } from '../provider/hooks';
+import { useConfabClient, useStoreSelection } from '../provider/hooks';
 
 /*
  * The seam chat-ui reads the drops surface of @confab/client through (docs/CONTRACTS.md, "Drops
@@ -16,18 +15,7 @@ export const dropsOf = (client: ConfabClient) => client.drops;
  * @example const feed = useDropsStore((state) => state.feed);
  */
 export function useDropsStore<T>(selector: (state: DropsState) => T): T {
-  const { store } = useConfabClient().drops;
-  const cache = useRef<{ state: DropsState; selector: (state: DropsState) => T; value: T } | null>(null);
-  const getSelection = (): T => {
-    const state = store.getState();
-    const cached = cache.current;
-    if (cached !== null && cached.state === state && cached.selector === selector) return cached.value;
-    const value = selector(state);
-    const stable = cached !== null && Object.is(cached.value, value) ? cached.value : value;
-    cache.current = { state, selector, value: stable };
-    return stable;
-  };
-  return useSyncExternalStore(store.subscribe, getSelection, getSelection);
+  return useStoreSelection(useConfabClient().drops.store, selector);
 }
 
 /** The route of a feed tab (spec §2): /drops, /drops/trending, /drops/discover. */

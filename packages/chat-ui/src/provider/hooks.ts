@@ -30,19 +30,30 @@ export function useNavigate(): NavigateFunction {
  * @example const user = useConfabStore((state) => state.user);
  */
 export function useConfabStore<T>(selector: (state: ClientState) => T): T {
-  const { store } = useConfabContext('useConfabStore').client;
-  const cache = useRef<{ state: ClientState; selector: (state: ClientState) => T; value: T } | null>(null);
+  return useStoreSelection(useConfabContext('useConfabStore').client.store, selector);
+}
 
+/** A zustand-style vanilla store, as far as a selection needs it. */
+export interface SelectableStore<State> {
+  getState(): State;
+  subscribe(listener: () => void): () => void;
+}
+
+/**
+ * A selection from any vanilla store of the client, memoised per store state: a selector that
+ * builds a new object re-runs only when the state itself changes, and an equal value is kept so
+ * useSyncExternalStore sees a stable snapshot.
+ */
+export function useStoreSelection<State, T>(store: SelectableStore<State>, selector: (state: State) => T): T {
+  const cache = useRef<{ state: State; selector: (state: State) => T; value: T } | null>(null);
   const getSelection = (): T => {
     const state = store.getState();
     const cached = cache.current;
     if (cached !== null && cached.state === state && cached.selector === selector) return cached.value;
     const value = selector(state);
-    // Keep the previous value when equal so useSyncExternalStore sees a stable snapshot.
     const stable = cached !== null && Object.is(cached.value, value) ? cached.value : value;
     cache.current = { state, selector, value: stable };
     return stable;
   };
-
   return useSyncExternalStore(store.subscribe, getSelection, getSelection);
 }
