@@ -1,4 +1,4 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
 import { createFakeBackend, errorResponse, json, type FakeBackend } from '../../testing/fakeBackend';
@@ -122,7 +122,8 @@ describe('JoinScreen e-mail invitation, signed out', () => {
   it('sends an existing user to /login?redirect=/join/{token}', async () => {
     const { navigate } = await setup('tok', backendWith(json(200, invitation('email', true))));
     expect(await screen.findByRole('heading', { name: 'Sign in to join' })).toBeInTheDocument();
-    expect(navigate).toHaveBeenCalledWith('/login?redirect=/join/tok', { replace: true });
+    // The redirect follows the heading's render; under load it can land a tick later.
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/login?redirect=/join/tok', { replace: true }));
   });
 
   it('shows the complete-signup form, validates, creates the account, signs in and joins', async () => {
