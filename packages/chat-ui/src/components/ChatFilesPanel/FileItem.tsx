@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { fileDisplayName, fileExtension, fileUploaderName, formatFileSize, timeAgo, type ChatFile, type TimeAgoLocale } from '@confab/client';
+import { fileDisplayName, fileExtension, fileUploaderName, formatFileSize, type ChatFile, type TimeAgoLocale } from '@confab/client';
+import { TimeAgo } from '../Message/TimeAgo';
 
 export interface FileItemProps {
   file: ChatFile;
@@ -41,7 +42,7 @@ export function FileItem({ file, selecting, selected, onSelectedChange, onPrevie
         <p className="cf-file__meta">
           <span>{formatFileSize(file.size)}</span>
           <span>{uploader}</span>
-          <time dateTime={file.created}>{timeAgo(file.created, now === undefined ? { locale } : { locale, now })}</time>
+          <TimeAgo date={file.created} locale={locale} now={now} />
         </p>
       </div>
       <div className="cf-file__actions">

@@ -5,7 +5,6 @@ import {
   formatFileSize,
   isAudioFile,
   messages,
-  timeAgo,
   type ChatFile,
   type TimeAgoLocale,
 } from '@confab/client';
@@ -13,6 +12,7 @@ import { useModalDialog } from '../../internal/useModalDialog';
 import { useConfabClient } from '../../provider/hooks';
 import { Alert } from '../Alert/Alert';
 import { Button } from '../Button/Button';
+import { TimeAgo } from '../Message/TimeAgo';
 
 export interface FilePreviewProps {
   file: ChatFile;
@@ -122,7 +122,7 @@ export function FilePreview({ file, token, tokenFailed, download, onClose, local
           <dd>{fileUploaderName(file) || 'Unknown user'}</dd>
           <dt>Uploaded</dt>
           <dd>
-            <time dateTime={file.created}>{timeAgo(file.created, { locale })}</time>
+            <TimeAgo date={file.created} locale={locale} />
           </dd>
           {(file.description ?? '').trim() !== '' ? (
             <>

@@ -1,15 +1,16 @@
 import { memo, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
-import { avatarColor, timeAgo, type TimeAgoLocale } from '@confab/client';
+import { avatarColor, type TimeAgoLocale } from '@confab/client';
 import { renderContent, type ClientMessage } from '../../internal/chatClient';
 import { ProxiedHtml } from '../../internal/ProxiedHtml';
 import { ChartMessage } from '../ChartMessage/ChartMessage';
 import { SearchResultsCard } from '../SearchResultsCard/SearchResultsCard';
+import { TimeAgo } from './TimeAgo';
 
 export interface MessageProps {
   message: ClientMessage;
   /** Time-ago language; default 'en'. */
   locale?: TimeAgoLocale;
-  /** Reference time for time-ago (tests and stories); default now. */
+  /** Fixed reference time for time-ago (tests and stories); by default the shared clock, which ticks. */
   now?: number;
   /** Text to mark in a plain-text body (the chat search). */
   highlight?: string;
@@ -69,9 +70,7 @@ export const Message = memo(function Message({ message, locale = 'en', now, high
         <div className="cf-message__meta">
           <span className="cf-message__author">{author}</span>
           {message.is_agent ? <span className="cf-badge cf-badge--agent">Agent</span> : null}
-          <time className="cf-message__time" dateTime={message.created_at}>
-            {timeAgo(message.created_at, { locale, now })}
-          </time>
+          <TimeAgo className="cf-message__time" date={message.created_at} locale={locale} now={now} />
         </div>
         {body}
         {status === 'streaming' ? (
