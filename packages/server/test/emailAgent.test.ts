@@ -2,7 +2,7 @@ import type { WireMessage } from '@confab/client/protocol';
 import nodemailer from 'nodemailer';
 import type { RecordModel } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmailDrafts, parseDraft, recipientOf } from '../src/agents/hosted/email';
+import { parseDraft, recipientOf } from '../src/agents/hosted/email';
 import { databaseVariants } from './support/databases';
 import { createChat, postMessage, registerUser, type RegisteredUser } from './support/fixtures';
 import { startTestServer, type TestServer } from './support/testServer';
@@ -108,17 +108,10 @@ describe.each(variants)('@email ($name)', (variant) => {
 });
 
 describe('@email parts', () => {
-  it('finds the recipient, parses a model draft, and keeps drafts per chat and asker until they expire', () => {
+  it('finds the recipient and parses a model draft (drafts themselves: emailDrafts.test.ts)', () => {
     expect(recipientOf('send a summary to bob@example.com please')).toBe('bob@example.com');
     expect(recipientOf('send the minutes')).toBeUndefined();
     expect(parseDraft('Here: {"subject": "Hi", "body": "Text"}')).toEqual({ subject: 'Hi', text: 'Text' });
     expect(parseDraft('no json')).toBeUndefined();
-    const drafts = new EmailDrafts();
-    drafts.put('chat', 'alice', { to: 'x@example.com', subject: 's', text: 't', expiresAtMs: 1000 });
-    expect(drafts.take('chat', 'bob', 0)).toBeUndefined();
-    expect(drafts.take('chat', 'alice', 1000)).toBeUndefined();
-    drafts.put('chat', 'alice', { to: 'x@example.com', subject: 's', text: 't', expiresAtMs: 1000 });
-    expect(drafts.take('chat', 'alice', 999)?.to).toBe('x@example.com');
-    expect(drafts.take('chat', 'alice', 999)).toBeUndefined();
   });
 });

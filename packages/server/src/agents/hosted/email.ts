@@ -1,8 +1,12 @@
 import type { Mention, WireMessage } from '@confab/client/protocol';
 import type { OutgoingMail } from '../../mail/transport';
+import type { ContentCipher } from '../../services/contentCipher';
 import type { Services } from '../../services/index';
 import { inertMailText, MailInboxService } from '../../services/mailInbox';
+import type { ConfabDatabase } from '../../store/database';
+import { formatTimestamp, newRecordId } from '../../store/ids';
 import type { ChatRow } from '../../store/repositories/chats';
+import { EmailDraftsRepository } from '../../store/repositories/emailDrafts';
 import { addKeyHint, AiError, type AiGateway } from '../ai/types';
 import type { HostedAgentHandler, InProcessReply } from '../transports/inProcess';
 
@@ -39,28 +43,53 @@ export interface EmailDraft {
   expiresAtMs: number;
 }
 
+/** A draft taken for sending; `release` puts it back when it was certainly not sent. */
+export interface TakenDraft extends EmailDraft {
+  release(): Promise<void>;
+}
+
 /**
- * Pending drafts per chat and asker, in memory: a draft is a short-lived preview, and the
- * confirmation takes it out before sending, so one draft is sent at most once.
+ * Pending drafts per chat and asker, in the database (`email_drafts`, migration 011), so a draft
+ * shown by one instance can be confirmed on another or after a restart. The draft (recipient,
+ * subject, text) is encrypted like message content. Taking a draft is one conditional update
+ * (see EmailDraftsRepository.claim): two confirmations racing send it once.
  */
 export class EmailDrafts {
-  private readonly drafts = new Map<string, EmailDraft>();
+  private readonly drafts: EmailDraftsRepository;
 
-  private static key(chatId: string, askerId: string): string {
-    return `${chatId}:${askerId}`;
+  constructor(
+    database: ConfabDatabase,
+    private readonly cipher: ContentCipher,
+  ) {
+    this.drafts = new EmailDraftsRepository(database);
   }
 
-  put(chatId: string, askerId: string, draft: EmailDraft): void {
-    this.drafts.set(EmailDrafts.key(chatId, askerId), draft);
+  /** Shows `draft` as the asker's one waiting draft in the chat (an older one of theirs there is dropped). */
+  async put(chatId: string, askerId: string, draft: EmailDraft, nowMs: number): Promise<void> {
+    const id = newRecordId();
+    const { expiresAtMs, ...mail } = draft;
+    await this.drafts.replace({
+      id,
+      chat: chatId,
+      asker: askerId,
+      draft_encrypted: this.cipher.encrypt(JSON.stringify(mail), id),
+      created: formatTimestamp(new Date(nowMs)),
+      expires_at: formatTimestamp(new Date(expiresAtMs)),
+    });
   }
 
-  /** Removes and answers the asker's live draft in this chat; undefined when none or expired. */
-  take(chatId: string, askerId: string, nowMs: number): EmailDraft | undefined {
-    const key = EmailDrafts.key(chatId, askerId);
-    const draft = this.drafts.get(key);
-    this.drafts.delete(key);
-    for (const [other, pending] of this.drafts) if (pending.expiresAtMs <= nowMs) this.drafts.delete(other);
-    return draft !== undefined && draft.expiresAtMs > nowMs ? draft : undefined;
+  /** Takes the asker's live draft in this chat (no one else can take it again); undefined when none or expired. */
+  async take(chatId: string, askerId: string, nowMs: number): Promise<TakenDraft | undefined> {
+    const now = formatTimestamp(new Date(nowMs));
+    const row = await this.drafts.findWaiting(chatId, askerId, now);
+    if (row === undefined || !(await this.drafts.claim(row.id, now))) return undefined;
+    let mail: Omit<EmailDraft, 'expiresAtMs'>;
+    try {
+      mail = JSON.parse(this.cipher.decrypt(row.draft_encrypted, row.id)) as Omit<EmailDraft, 'expiresAtMs'>;
+    } catch {
+      return undefined;
+    }
+    return { ...mail, expiresAtMs: Date.parse(row.expires_at.replace(' ', 'T')), release: () => this.drafts.release(row.id, now) };
   }
 }
 
@@ -133,8 +162,9 @@ function quoted(text: string): string {
  * `@email send`; then sends it once from the chat's address (Reply-To the chat, so answers come
  * back here) through the mail transport. Anything else goes to `fallback` (the Email persona).
  */
-export function createEmailAgent(services: Services, ai: AiGateway | undefined, fallback: HostedAgentHandler, drafts = new EmailDrafts()): HostedAgentHandler {
+export function createEmailAgent(services: Services, ai: AiGateway | undefined, fallback: HostedAgentHandler): HostedAgentHandler {
   const context = services.context;
+  const drafts = new EmailDrafts(context.store.database, context.messageCipher);
   const inbox = new MailInboxService(context, services.messaging, services.chatEvents);
   return async (mention: Mention, reply: InProcessReply) => {
     // Mail arrives authored by this agent and agents may mention it: only people send mail.
@@ -146,14 +176,15 @@ export function createEmailAgent(services: Services, ai: AiGateway | undefined, 
     if (/^(help|\?)$/i.test(request)) return void (await reply.send(emailAgentHelp));
     if (/^(list|mails?|inbox)?$/i.test(request)) return void (await reply.send(await listMails(services, chat)));
     if (/^cancel\b/i.test(request)) {
-      const dropped = drafts.take(chat.id, mention.author_id, nowMs);
+      const dropped = await drafts.take(chat.id, mention.author_id, nowMs);
       return void (await reply.send(dropped === undefined ? 'You have no draft waiting here.' : `Dropped your draft to ${dropped.to}. Nothing was sent.`));
     }
     if (/^(send|send it|confirm)[.!]?$/i.test(request)) {
-      const draft = drafts.take(chat.id, mention.author_id, nowMs);
+      const draft = await drafts.take(chat.id, mention.author_id, nowMs);
       if (draft === undefined) return void (await reply.send('You have no draft waiting here (a draft is sent only by the person who asked for it, within 15 minutes).'));
       if (!(await context.rateLimits.allow(`email-sends:user:${mention.author_id}`, sentMailsPerUserPerHour))) {
-        return void (await reply.send('You have sent many mails this hour; please try again later. Nothing was sent.'));
+        await draft.release();
+        return void (await reply.send('You have sent many mails this hour; please try again later. Nothing was sent; your draft is kept until it expires.'));
       }
       const ownAddress = `${chat.email_address}@${context.config.mailDomain}`;
       const mail: OutgoingMail = {
@@ -227,7 +258,7 @@ export function createEmailAgent(services: Services, ai: AiGateway | undefined, 
     }
 
     async function showDraft(draft: Omit<EmailDraft, 'expiresAtMs'>, note: string): Promise<void> {
-      drafts.put(chat!.id, mention.author_id, { ...draft, expiresAtMs: nowMs + draftLifetimeMs });
+      await drafts.put(chat!.id, mention.author_id, { ...draft, expiresAtMs: nowMs + draftLifetimeMs }, nowMs);
       const to = draft.to;
       const shown = [
         `**Draft** to ${to} from ${chat!.email_address}@${context.config.mailDomain}. **Nothing is sent yet.**`,

@@ -9,6 +9,7 @@ import { dropFeedIndexesMigration } from './007_drop_feed_indexes';
 import { aiUsageMigration } from './008_ai_usage';
 import { workspaceSearchMigration } from './009_workspace_search';
 import { inboundMailsMigration } from './010_inbound_mails';
+import { emailDraftsMigration } from './011_email_drafts';
 
 /** Migrations live in code (bundled by tsup), so no folder has to ship beside dist/. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '008_ai_usage': aiUsageMigration,
   '009_workspace_search': workspaceSearchMigration,
   '010_inbound_mails': inboundMailsMigration,
+  '011_email_drafts': emailDraftsMigration,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {
