@@ -3,10 +3,28 @@
 // Provider and hooks
 export { ConfabProvider } from './provider/ConfabProvider';
 export type { ConfabProviderProps } from './provider/ConfabProvider';
+export { ConfabRoot, confabRootClass } from './provider/ConfabRoot';
+export type { ConfabRootProps, ConfabTheme } from './provider/ConfabRoot';
+export type {
+  ConfabUiClient,
+  ConfabUiStore,
+  ConfabUiChats,
+  ConfabUiMessages,
+  ConfabUiRealtime,
+  ConfabUiInvitations,
+  ConfabUiAccount,
+  ConfabUiFiles,
+  ConfabUiAgents,
+  ConfabUiDrops,
+} from './provider/clientInterface';
 export { useConfabClient, useConfabStore, useNavigate } from './provider/hooks';
 export { useComponents, defaultComponents } from './provider/ComponentsContext';
 export type { ConfabComponents } from './provider/ComponentsContext';
 export type { NavigateFunction, NavigateOptions } from './provider/types';
+
+// Headless hooks (bring your own UI)
+export { useChatList, useChat, useAgentSearch, useDropsFeed } from './hooks';
+export type { ChatListState, ChatState, AgentSearchOptions, AgentSearchState, DropsFeedView } from './hooks';
 
 // Screens
 export { LandingPage } from './screens/LandingPage/LandingPage';
@@ -107,8 +125,6 @@ export { AgentStatusBar } from './components/AgentStatusBar/AgentStatusBar';
 export type { AgentStatusBarProps } from './components/AgentStatusBar/AgentStatusBar';
 export { AgentNotice } from './components/AgentNotice/AgentNotice';
 export type { AgentNoticeProps } from './components/AgentNotice/AgentNotice';
-export { useAgentSearch } from './internal/useAgentSearch';
-export type { AgentSearchState, AgentSearchOptions } from './internal/useAgentSearch';
 export { ChatFilesPanel, filterFiles } from './components/ChatFilesPanel/ChatFilesPanel';
 export type { ChatFilesPanelProps, FilesView } from './components/ChatFilesPanel/ChatFilesPanel';
 export { PageHeader } from './components/PageHeader/PageHeader';
@@ -128,6 +144,8 @@ export { CompleteAccountBanner, BANNER_DISMISSED_KEY } from './components/Comple
 // Routing policy (spec §2), router-agnostic
 export { isPublicPath, safeRedirectPath } from './routing/paths';
 export { usePrivateRoute } from './routing/usePrivateRoute';
+export { browserNavigate, useBrowserLocation } from './routing/browserNavigate';
+export type { BrowserLocation } from './routing/browserNavigate';
 export type { PrivateRouteDecision } from './routing/usePrivateRoute';
 
 // Shared parts

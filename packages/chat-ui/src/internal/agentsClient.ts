@@ -1,11 +1,12 @@
-import { constants, type AgentSearchHit, type ConfabClient } from '@confab/client';
+import { constants, type AgentSearchHit } from '@confab/client';
+import type { ConfabUiClient } from '../provider/clientInterface';
 
 /*
  * The seam chat-ui reads the agent surface of @confab/client through (docs/CONTRACTS.md,
  * "Agents (issue 9)"): client.agents, and the small display rules the agent parts share.
  */
 
-export const agentsOf = (client: ConfabClient) => client.agents;
+export const agentsOf = (client: ConfabUiClient) => client.agents;
 
 /** Spec §9: descriptions in the autocomplete are cut to 60 characters (the ellipsis included). */
 export function cutAgentDescription(description: string, maxLength: number = constants.agentAutocomplete.descriptionMaxLength): string {

@@ -1,4 +1,5 @@
-import { renderMessageContent, type ClientMessage, type ConfabClient, type ConnectionState, type MessageStatus, type RenderedContent } from '@confab/client';
+import { renderMessageContent, type ClientMessage, type ConnectionState, type MessageStatus, type RenderedContent } from '@confab/client';
+import type { ConfabUiClient } from '../provider/clientInterface';
 
 /*
  * The one seam chat-ui reads the chat surfaces of @confab/client through (docs/CONTRACTS.md,
@@ -7,9 +8,9 @@ import { renderMessageContent, type ClientMessage, type ConfabClient, type Conne
 
 export type { ClientMessage, ConnectionState, MessageStatus, RenderedContent };
 
-export const chatsOf = (client: ConfabClient) => client.chats;
-export const messagesOf = (client: ConfabClient) => client.messages;
-export const realtimeOf = (client: ConfabClient) => client.realtime;
+export const chatsOf = (client: ConfabUiClient) => client.chats;
+export const messagesOf = (client: ConfabUiClient) => client.messages;
+export const realtimeOf = (client: ConfabUiClient) => client.realtime;
 
 /**
  * A message body as the client's renderer gives it: search results, ALREADY SANITISED html, or

@@ -1,12 +1,13 @@
-import { constants, renderMessageContent, type ConfabClient, type DropsState, type FeedTab, type RenderedContent } from '@confab/client';
+import { constants, renderMessageContent, type DropsState, type FeedTab, type RenderedContent } from '@confab/client';
 import { useConfabClient, useStoreSelection } from '../provider/hooks';
+import type { ConfabUiClient } from '../provider/clientInterface';
 
 /*
  * The seam chat-ui reads the drops surface of @confab/client through (docs/CONTRACTS.md, "Drops
  * (issue 10)"): client.drops and its store, and the small display rules the drops parts share.
  */
 
-export const dropsOf = (client: ConfabClient) => client.drops;
+export const dropsOf = (client: ConfabUiClient) => client.drops;
 
 /**
  * Subscribes to a slice of client.drops.store (house style 2: the state lives in the client, React

@@ -1,14 +1,30 @@
 import { createContext, useContext, type ComponentType } from 'react';
+import type { ChatHeaderProps } from '../components/ChatHeader/ChatHeader';
+import { ChatHeader } from '../components/ChatHeader/ChatHeader';
 import type { LinkProps } from '../components/Link/Link';
 import { Link } from '../components/Link/Link';
 import type { LogoProps } from '../components/Logo/Logo';
 import { Logo } from '../components/Logo/Logo';
+import type { MessageProps } from '../components/Message/Message';
+import { Message } from '../components/Message/Message';
+import type { MessageInputProps } from '../components/MessageInput/MessageInput';
+import { MessageInput } from '../components/MessageInput/MessageInput';
+import type { MessageListEmptyProps } from '../components/MessageList/MessageListEmpty';
+import { MessageListEmpty } from '../components/MessageList/MessageListEmpty';
 import type { SpinnerProps } from '../components/Spinner/Spinner';
 import { Spinner } from '../components/Spinner/Spinner';
 
 /**
- * The parts a host app may replace (house style 9): pass overrides to
- * `<ConfabProvider components={{ Link: MyRouterLink }}>`; anything not overridden keeps its default.
+ * The parts a host app may replace (house style 9, Stream's `components` context): pass overrides
+ * to `<ConfabProvider components={{ Message: MyMessage }}>`; anything not overridden keeps its
+ * default. An override receives the same props as the default it replaces (exported as
+ * `MessageProps`, `LinkProps`…), and may render the default itself to decorate it.
+ *
+ * @example
+ * function MyMessage(props: MessageProps) {
+ *   return <div className="my-message"><Message {...props} /></div>;
+ * }
+ * <ConfabProvider client={client} components={{ Message: MyMessage }}>…</ConfabProvider>
  */
 export interface ConfabComponents {
   /** Every in-app link. The default renders `<a href>` and routes the click through `navigate`. */
@@ -17,9 +33,25 @@ export interface ConfabComponents {
   Logo: ComponentType<LogoProps>;
   /** The loading indicator (decorative; the surrounding text carries the meaning). */
   Spinner: ComponentType<SpinnerProps>;
+  /** One message in a chat's message list: avatar, author, time and body. */
+  Message: ComponentType<MessageProps>;
+  /** What an empty chat shows instead of messages (a welcome and agent suggestions). */
+  EmptyState: ComponentType<MessageListEmptyProps>;
+  /** The chat page's input: text, @-mention autocomplete, uploads. */
+  MessageInput: ComponentType<MessageInputProps>;
+  /** The chat page's header: name, connection, search and the chat's actions. */
+  ChatHeader: ComponentType<ChatHeaderProps>;
 }
 
-export const defaultComponents: ConfabComponents = { Link, Logo, Spinner };
+export const defaultComponents: ConfabComponents = {
+  Link,
+  Logo,
+  Spinner,
+  Message,
+  EmptyState: MessageListEmpty,
+  MessageInput,
+  ChatHeader,
+};
 
 export const ComponentsContext = createContext<ConfabComponents | null>(null);
 

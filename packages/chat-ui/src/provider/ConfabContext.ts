@@ -1,9 +1,9 @@
 import { createContext } from 'react';
-import type { ConfabClient } from '@confab/client';
+import type { ConfabUiClient } from './clientInterface';
 import type { NavigateFunction } from './types';
 
 export interface ConfabContextValue {
-  client: ConfabClient;
+  client: ConfabUiClient;
   navigate: NavigateFunction;
 }
 

@@ -1,44 +1,69 @@
 import { useMemo, type ReactNode } from 'react';
-import type { ConfabClient } from '@confab/client';
+import { browserNavigate } from '../routing/browserNavigate';
+import type { ConfabUiClient } from './clientInterface';
 import { ConfabContext, type ConfabContextValue } from './ConfabContext';
 import { ComponentsContext, defaultComponents, type ConfabComponents } from './ComponentsContext';
+import { ConfabRoot, type ConfabTheme } from './ConfabRoot';
 import type { NavigateFunction } from './types';
 
 export interface ConfabProviderProps {
-  /** The client every screen talks through; its store drives the hooks. */
-  client: ConfabClient;
-  /** The host router's navigate; chat-ui never imports a router. */
-  navigate: NavigateFunction;
-  /** Overrides for the replaceable parts (Link, Logo, Spinner); the rest keep their defaults. */
+  /**
+   * The client every screen talks through; its store drives the hooks. A `ConfabClient` from
+   * @confab/client, or anything implementing `ConfabUiClient` (your own transport).
+   */
+  client: ConfabUiClient;
+  /**
+   * How in-app links and redirects move to another path. chat-ui never imports a router: pass
+   * your router's navigate (react-router: `(to, options) => navigate(to, options)`). Default
+   * `browserNavigate`: history.pushState (replaceState for `replace`) and a popstate event.
+   */
+  navigate?: NavigateFunction;
+  /** 'light' (default), 'dark', or 'auto' to follow the visitor's `prefers-color-scheme`. */
+  theme?: ConfabTheme;
+  /** Extra classes on the root element (`<div class="confab-root">`), e.g. to size it. */
+  className?: string;
+  /**
+   * Replacements for the overridable parts (Link, Logo, Spinner, Message, EmptyState,
+   * MessageInput, ChatHeader); the rest keep their defaults. See `ConfabComponents`.
+   */
   components?: Partial<ConfabComponents>;
   children?: ReactNode;
 }
 
 /**
- * Makes a ConfabClient, the host's navigate function and the component overrides available to
- * every chat-ui screen below it.
+ * Makes a client, the navigate function and the component overrides available to every chat-ui
+ * screen, component and hook below it, inside one `<div class="confab-root">` that the theme's
+ * styles are scoped under (nothing outside it is restyled).
  *
  * @example
- * <ConfabProvider client={new ConfabClient()} navigate={(to) => history.pushState(null, '', to)}>
+ * <ConfabProvider client={new ConfabClient({ baseUrl: 'https://chat.example.com' })} theme="auto">
  *   <LoginScreen />
  * </ConfabProvider>
  */
-export function ConfabProvider({ client, navigate, components, children }: ConfabProviderProps) {
+export function ConfabProvider({ client, navigate = browserNavigate, theme = 'light', className, components, children }: ConfabProviderProps) {
   const value = useMemo<ConfabContextValue>(() => ({ client, navigate }), [client, navigate]);
-  // Hosts often pass `components` inline; merging on each render is cheap, but memoising on the
-  // individual overrides keeps consumers from re-rendering when nothing really changed.
-  const { Link, Logo, Spinner } = components ?? {};
+  // Hosts often pass `components` inline; memoising on the individual overrides keeps consumers
+  // from re-rendering when nothing really changed.
+  const { Link, Logo, Spinner, Message, EmptyState, MessageInput, ChatHeader } = components ?? {};
   const merged = useMemo<ConfabComponents>(
     () => ({
       Link: Link ?? defaultComponents.Link,
       Logo: Logo ?? defaultComponents.Logo,
       Spinner: Spinner ?? defaultComponents.Spinner,
+      Message: Message ?? defaultComponents.Message,
+      EmptyState: EmptyState ?? defaultComponents.EmptyState,
+      MessageInput: MessageInput ?? defaultComponents.MessageInput,
+      ChatHeader: ChatHeader ?? defaultComponents.ChatHeader,
     }),
-    [Link, Logo, Spinner],
+    [Link, Logo, Spinner, Message, EmptyState, MessageInput, ChatHeader],
   );
   return (
     <ConfabContext.Provider value={value}>
-      <ComponentsContext.Provider value={merged}>{children}</ComponentsContext.Provider>
+      <ComponentsContext.Provider value={merged}>
+        <ConfabRoot theme={theme} className={className}>
+          {children}
+        </ConfabRoot>
+      </ComponentsContext.Provider>
     </ConfabContext.Provider>
   );
 }

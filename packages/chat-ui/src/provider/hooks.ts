@@ -1,5 +1,6 @@
 import { useContext, useRef, useSyncExternalStore } from 'react';
-import type { ClientState, ConfabClient } from '@confab/client';
+import type { ClientState } from '@confab/client';
+import type { ConfabUiClient } from './clientInterface';
 import { ConfabContext, type ConfabContextValue } from './ConfabContext';
 import type { NavigateFunction } from './types';
 
@@ -11,8 +12,8 @@ function useConfabContext(hookName: string): ConfabContextValue {
   return value;
 }
 
-/** The ConfabClient given to the nearest ConfabProvider. */
-export function useConfabClient(): ConfabClient {
+/** The client given to the nearest ConfabProvider (a ConfabClient, or your ConfabUiClient). */
+export function useConfabClient(): ConfabUiClient {
   return useConfabContext('useConfabClient').client;
 }
 

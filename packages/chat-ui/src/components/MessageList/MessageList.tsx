@@ -4,8 +4,6 @@ import type { AgentNotice as AgentNoticeData, TimeAgoLocale } from '@confab/clie
 import type { ClientMessage } from '../../internal/chatClient';
 import { useComponents } from '../../provider/ComponentsContext';
 import { AgentNotice } from '../AgentNotice/AgentNotice';
-import { Message } from '../Message/Message';
-import { MessageListEmpty } from './MessageListEmpty';
 
 export interface MessageListProps {
   /** The chat's messages in order (oldest first), as the store holds them. */
@@ -83,7 +81,8 @@ export function MessageList({
   now,
   notices = noNotices,
 }: MessageListProps) {
-  const { Spinner } = useComponents();
+  // Message and EmptyState are overridable through <ConfabProvider components>.
+  const { Spinner, Message, EmptyState } = useComponents();
   const scrollRef = useRef<HTMLDivElement>(null);
   const needle = filter.trim().toLowerCase();
   const hasRows = messages.length > 0;
@@ -190,7 +189,7 @@ export function MessageList({
         <p>Loading messages...</p>
       </div>
     ) : (
-      <MessageListEmpty userName={userName} />
+      <EmptyState userName={userName} />
     );
   }
 

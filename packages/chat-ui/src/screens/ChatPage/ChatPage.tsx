@@ -1,15 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { displayNameOf, isChatAdmin, toConfabError, type ClientState, type TimeAgoLocale } from '@confab/client';
+import { displayNameOf, isChatAdmin, type ClientState, type TimeAgoLocale } from '@confab/client';
 import { AgentStatusBar } from '../../components/AgentStatusBar/AgentStatusBar';
 import { Button } from '../../components/Button/Button';
 import { ChatFilesPanel } from '../../components/ChatFilesPanel/ChatFilesPanel';
-import { ChatHeader } from '../../components/ChatHeader/ChatHeader';
 import { CreateDropModal } from '../../components/CreateDropModal/CreateDropModal';
-import { MessageInput } from '../../components/MessageInput/MessageInput';
 import { MessageList } from '../../components/MessageList/MessageList';
 import { PageHeader } from '../../components/PageHeader/PageHeader';
-import { messagesOf } from '../../internal/chatClient';
-import { useConfabClient, useConfabStore, useNavigate } from '../../provider/hooks';
+import { useChat } from '../../hooks/useChat';
+import { useComponents } from '../../provider/ComponentsContext';
+import { useConfabStore, useNavigate } from '../../provider/hooks';
 import { useTitleFlash } from './useTitleFlash';
 
 export interface ChatPageProps {
@@ -38,12 +37,6 @@ export interface ChatPageProps {
   onInitialMessageSent?: () => void;
 }
 
-type LoadProblem = { kind: 'not-found' } | { kind: 'error'; message: string } | null;
-
-const selectCurrentChat = (state: ClientState) => state.currentChat;
-const selectMessages = (state: ClientState) => state.messages;
-const selectLoading = (state: ClientState) => state.loadingMessages;
-const selectHasOlder = (state: ClientState) => state.hasOlderMessages;
 const selectUser = (state: ClientState) => state.user;
 const selectAgentStatuses = (state: ClientState) => state.agentStatuses;
 const selectAgentNotices = (state: ClientState) => state.agentNotices;
@@ -62,19 +55,15 @@ export function ChatPage({
   initialMessage,
   onInitialMessageSent,
 }: ChatPageProps) {
-  const client = useConfabClient();
   const navigate = useNavigate();
-  const currentChat = useConfabStore(selectCurrentChat);
-  const allMessages = useConfabStore(selectMessages);
-  const loading = useConfabStore(selectLoading);
-  const hasOlder = useConfabStore(selectHasOlder);
+  // The header and the input are overridable through <ConfabProvider components>.
+  const { ChatHeader, MessageInput } = useComponents();
+  // Opening, paging, sending and retrying are the headless useChat's; the page adds the rest.
+  const { chat, messages, loading, opened, error, notFound, hasOlder, loadOlder, send: sendMessage, retry, reload } = useChat(chatId);
   const user = useConfabStore(selectUser);
   const allStatuses = useConfabStore(selectAgentStatuses);
   const allNotices = useConfabStore(selectAgentNotices);
-  const knownChat = useConfabStore((state) => state.chats.find((chat) => chat.id === chatId) ?? null);
-  const [problem, setProblem] = useState<LoadProblem>(null);
   const [search, setSearch] = useState('');
-  const [attempt, setAttempt] = useState(0);
   // The chat whose files panel is open; switching chats closes it.
   const [filesPanelChat, setFilesPanelChat] = useState<string | null>(null);
   // The chat whose Create a Drop modal is open; switching chats closes it.
@@ -84,39 +73,18 @@ export function ChatPage({
   // The first message is sent once per chat, however often the page renders or re-opens.
   const initialSentFor = useRef<string | null>(null);
 
-  const userId = user?.id ?? null;
-  useEffect(() => {
-    // Opening needs a session (the record API answers 401 otherwise); it runs again once signed in.
-    if (userId === null) return undefined;
-    let active = true;
-    setProblem(null);
-    setSearch('');
-    messagesOf(client)
-      .open(chatId)
-      .then(() => {
-        const first = initialMessage?.trim() ?? '';
-        if (!active || first === '' || initialSentFor.current === chatId) return;
-        initialSentFor.current = chatId;
-        messagesOf(client).send(chatId, first);
-        onInitialMessageSent?.();
-      })
-      .catch((error: unknown) => {
-        const failure = toConfabError(error);
-        if (!active || failure.isAbort) return;
-        // The record API answers 404 both for a missing chat and for one the user is not in.
-        setProblem(failure.status === 404 || failure.status === 403 ? { kind: 'not-found' } : { kind: 'error', message: failure.message });
-      });
-    return () => {
-      active = false;
-      // Leaving the page leaves the chat: no more live messages for it, no stale currentChat.
-      messagesOf(client).closeChat(chatId);
-    };
-    // initialMessage is read when the chat opens, not followed afterwards.
-  }, [client, chatId, attempt, userId]);
+  // A new chat starts with an empty search.
+  useEffect(() => setSearch(''), [chatId]);
 
-  const chat = currentChat?.id === chatId ? currentChat : knownChat;
-  // Until open() switches the store over, it may still hold the previous chat's messages.
-  const messages = useMemo(() => allMessages.filter((message) => message.chat_id === chatId), [allMessages, chatId]);
+  useEffect(() => {
+    const first = initialMessage?.trim() ?? '';
+    if (!opened || first === '' || initialSentFor.current === chatId) return;
+    initialSentFor.current = chatId;
+    sendMessage(first);
+    onInitialMessageSent?.();
+    // initialMessage is read when the chat opens, not followed afterwards.
+  }, [opened, chatId, sendMessage]);
+
   const statuses = useMemo(() => allStatuses.filter((line) => line.chat_id === chatId), [allStatuses, chatId]);
   const notices = useMemo(() => allNotices.filter((notice) => notice.chat_id === chatId), [allNotices, chatId]);
   const lastFromOthers = useMemo(() => {
@@ -128,16 +96,14 @@ export function ChatPage({
   }, [messages, user?.id]);
   useTitleFlash({ title: chat ? `${chat.name}${titleSuffix}` : `Confab`, latestMessageKey: lastFromOthers });
 
-  const loadOlder = useCallback(() => messagesOf(client).loadOlder(chatId), [client, chatId]);
-  const retry = useCallback((clientId: string) => messagesOf(client).retry(clientId), [client]);
-  const send = useCallback((content: string) => void messagesOf(client).send(chatId, content), [client, chatId]);
+  const send = useCallback((content: string) => void sendMessage(content), [sendMessage]);
   const openFiles = useCallback(() => setFilesPanelChat(chatId), [chatId]);
   const closeFiles = useCallback(() => setFilesPanelChat(null), []);
   const openCreateDrop = useCallback(() => setDropModalChat(chatId), [chatId]);
   const closeCreateDrop = useCallback(() => setDropModalChat(null), []);
   const fileUploaded = useCallback(() => setFilesRevision((revision) => revision + 1), []);
 
-  if (problem?.kind === 'not-found') {
+  if (notFound) {
     return (
       <div className="cf-chat">
         <PageHeader title="Chat not found" />
@@ -149,14 +115,14 @@ export function ChatPage({
       </div>
     );
   }
-  if (problem?.kind === 'error') {
+  if (error !== null) {
     return (
       <div className="cf-chat">
         <PageHeader title={chat?.name ?? 'Chat'} />
         <div className="cf-empty" role="alert">
           <h2>Failed to load this chat</h2>
-          <p>{problem.message}</p>
-          <Button onClick={() => setAttempt((count) => count + 1)}>Try again</Button>
+          <p>{error}</p>
+          <Button onClick={reload}>Try again</Button>
         </div>
       </div>
     );
