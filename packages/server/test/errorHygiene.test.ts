@@ -98,14 +98,15 @@ describe.each(variants)('error hygiene ($name)', (variant) => {
     expect((encoded.body as { name: string }).name).toBe('From a form');
   });
 
-  it('answers CORS preflights for the API and sets protective headers', async () => {
+  it('lets no unlisted origin through CORS and sets protective headers', async () => {
+    // CORS for listed origins (CONFAB_ALLOWED_ORIGINS) is tested in cors.test.ts.
     const preflight = await fetch(`${testServer.url}/api/collections/chats/records`, {
       method: 'OPTIONS',
       headers: { origin: 'https://embedder.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
     });
     expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
-    expect(preflight.headers.get('access-control-allow-headers')).toBe('authorization,content-type');
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    expect(preflight.headers.get('access-control-allow-headers')).toBeNull();
     const health = await fetch(`${testServer.url}/api/health`);
     expect(health.headers.get('x-content-type-options')).toBe('nosniff');
     expect(health.headers.get('referrer-policy')).toBe('no-referrer');

@@ -8,6 +8,7 @@ import { registerDropRoutes } from './dropRoutes';
 import { registerBodyParsers } from './bodyParsers';
 import { registerBodyTimeout } from './bodyTimeout';
 import { registerChatRoutes } from './chatRoutes';
+import { registerCors } from './cors';
 import { registerErrorHandling } from './errorHandler';
 import { registerFileRoutes } from './fileRoutes';
 import { registerImageProxyRoutes } from './imageProxyRoutes';
@@ -50,6 +51,7 @@ export async function buildApp(config: ServerConfig, services: Services, agents:
   });
   registerErrorHandling(app);
   registerResponseHeaders(app);
+  registerCors(app, config.allowedOrigins);
   registerBodyTimeout(app, config.bodyTimeoutMs);
   registerBodyParsers(app, config.dataDir, services.uploadQuota);
   registerUploadCleanup(app);

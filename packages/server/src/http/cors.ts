@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+
+/** What a page on a listed origin may send; the SDKs use no other methods or request headers. */
+export const corsAllowedMethods = 'GET, POST, PATCH, PUT, DELETE, OPTIONS';
+export const corsAllowedHeaders = 'Authorization, Content-Type, Accept-Language';
+/** How long a browser may reuse a preflight's answer (Chromium caps it at 2 hours). */
+export const corsMaxAgeSeconds = 7200;
+
+/**
+ * CORS for the API: a page on one of `allowedOrigins` (CONFAB_ALLOWED_ORIGINS, the same list that
+ * may open the WebSocket) may call /api/* from the browser, as an embedding site does with
+ * @confab/client. The answer names that origin, never `*`, and says `Vary: Origin`, so a cache
+ * never hands one origin's answer to another. Other origins get no CORS headers, so the browser
+ * keeps their pages from reading the answers. Auth travels in the Authorization header, never in
+ * cookies, so no Access-Control-Allow-Credentials is needed or sent.
+ *
+ * Preflights (OPTIONS with Access-Control-Request-Method) under /api are answered here with 204,
+ * for any origin; only a listed origin's answer carries the headers that let the request through.
+ *
+ * @example
+ * registerCors(app, ['https://shop.example']);
+ * // OPTIONS /api/collections/chats/records, Origin: https://shop.example
+ * // → 204, Access-Control-Allow-Origin: https://shop.example, Vary: Origin
+ */
+export function registerCors(app: FastifyInstance, allowedOrigins: readonly string[]): void {
+  const listed = new Set(allowedOrigins);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api/')) return;
+    // Every API answer depends on Origin, whether or not this one carried it.
+    void reply.header('vary', 'Origin');
+    const origin = request.headers.origin;
+    const allowed = origin !== undefined && listed.has(origin);
+    if (allowed) void reply.header('access-control-allow-origin', origin);
+    if (request.method !== 'OPTIONS' || request.headers['access-control-request-method'] === undefined) return;
+    if (allowed) {
+      void reply
+        .header('access-control-allow-methods', corsAllowedMethods)
+        .header('access-control-allow-headers', corsAllowedHeaders)
+        .header('access-control-max-age', String(corsMaxAgeSeconds));
+    }
+    await reply.code(204).send();
+  });
+}
