@@ -1,5 +1,5 @@
 /**
- * The examples of docs/agent-sdk.md and docs/cli.md, run as a reader would run them, against a
+ * The examples of docs/agent-sdk.md, docs/cli.md and packages/client/README.md, run as a reader would run them, against a
  * real confab-server in this process. A block written ```js file=<name> (or ```sh file=<name>) is
  * an example: the SDK's are written to a project as they are and run with Node; the CLI
  * quickstart is run line by line. If the docs change, this test runs the new text.
@@ -20,7 +20,7 @@ import { nodesUnderTest } from './support/nodes';
 import { password, startCliServer } from './support/server';
 import type { CliTestServer, Person } from './support/server';
 
-const docsDir = fileURLToPath(new URL('../../../docs/', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const workspacePackage = (name: string) => fileURLToPath(new URL(`../../${name}`, import.meta.url));
 const documentedServer = 'http://localhost:8090';
 
@@ -30,9 +30,9 @@ interface Example {
   code: string;
 }
 
-/** The ```<language> file=<name> blocks of a docs page. */
+/** The ```<language> file=<name> blocks of a page (a path from the repository's root). */
 async function examplesOf(page: string): Promise<Map<string, Example>> {
-  const text = await readFile(join(docsDir, page), 'utf8');
+  const text = await readFile(join(repoRoot, page), 'utf8');
   const examples = new Map<string, Example>();
   for (const match of text.matchAll(/^```(\w+) file=(\S+)\n([\s\S]*?)^```$/gm)) {
     const [, language = '', file = '', code = ''] = match;
@@ -110,6 +110,16 @@ function startChild(command: string, args: string[], options: { cwd: string; env
       }
       return outcome;
     },
+    /** Resolves with the exit code once it exits by itself; kills it after exitWithinMs. */
+    async exited(exitWithinMs: number): Promise<number | null> {
+      const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), exitWithinMs));
+      const outcome = await Promise.race([exited, timeout]);
+      if (outcome === 'timeout') {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        throw new Error(`${command} ${args.join(' ')} did not exit by itself within ${exitWithinMs} ms\n${output}`);
+      }
+      return outcome;
+    },
     kill(): void {
       if (child.exitCode === null && child.pid !== undefined) {
         try {
@@ -148,7 +158,7 @@ async function waitForMessage(person: Person, chatId: string, authorId: string, 
 
 describe('docs/agent-sdk.md', () => {
   it('echo.mjs connects with its key, answers a mention, streams a long one, and exits on Ctrl+C', async () => {
-    const examples = await examplesOf('agent-sdk.md');
+    const examples = await examplesOf('docs/agent-sdk.md');
     const echo = exampleNamed(examples, 'echo.mjs');
     expect(echo.code).toContain(documentedServer);
 
@@ -181,7 +191,7 @@ describe('docs/agent-sdk.md', () => {
   });
 
   it('echo.test.mjs passes under node --test', async () => {
-    const examples = await examplesOf('agent-sdk.md');
+    const examples = await examplesOf('docs/agent-sdk.md');
     const project = await server.tempDir('confab-docs-sdk-test-');
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'echo-test', private: true, type: 'module' }));
     await writeFile(join(project, 'echo.test.mjs'), exampleNamed(examples, 'echo.test.mjs').code);
@@ -194,7 +204,7 @@ describe('docs/agent-sdk.md', () => {
 
 describe('docs/cli.md', () => {
   it('the quickstart, line by line: login, agents create, init, then npm test and npm start answer a mention', async () => {
-    const quickstart = exampleNamed(await examplesOf('cli.md'), 'quickstart.sh');
+    const quickstart = exampleNamed(await examplesOf('docs/cli.md'), 'quickstart.sh');
     // The reader already has an account on the server (the quickstart signs in as alice).
     const alice = await server.register('alice');
     const confab = new Confab(node, await server.tempDir('confab-docs-config-'));
@@ -253,5 +263,37 @@ describe('docs/cli.md', () => {
     } finally {
       (started as ReturnType<typeof startChild> | null)?.kill();
     }
+  });
+});
+
+describe('packages/client/README.md', () => {
+  async function runExample(file: string, timeoutMs = 30_000): Promise<string> {
+    const example = exampleNamed(await examplesOf('packages/client/README.md'), file);
+    expect(example.code).toContain(documentedServer);
+    const project = await server.tempDir('confab-docs-client-');
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'client-example', private: true, type: 'module' }));
+    await writeFile(join(project, file), example.code.replaceAll(documentedServer, server.url));
+    await linkWorkspacePackages(project, { client: true, ws: true });
+    // Not spawnSync: the server answering the example runs in this process.
+    const ran = startChild(node.path, [file], { cwd: project, env: childEnvironment() });
+    const code = await ran.exited(timeoutMs);
+    expect(code, ran.output).toBe(0);
+    return ran.output;
+  }
+
+  it('example.mjs registers ada (or says why not and signs in), then prints the session and the config', async () => {
+    const first = await runExample('example.mjs');
+    expect(first).toMatch(/^true ada$/m);
+    expect(first).toContain('api_base_url');
+    // A second run finds the username taken, prints the spec's text and signs in instead.
+    const second = await runExample('example.mjs');
+    expect(second).toContain('The username is invalid or already in use');
+    expect(second).toMatch(/^true ada$/m);
+  });
+
+  it('chat.mjs creates a chat, sends a message and prints it pending, then sent with seq 1', async () => {
+    const output = await runExample('chat.mjs');
+    expect(output).toMatch(/^null pending Hello, engines$/m);
+    expect(output).toMatch(/^1 sent Hello, engines$/m);
   });
 });

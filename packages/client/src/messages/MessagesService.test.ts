@@ -31,6 +31,7 @@ afterEach(async () => {
 const state = () => client.store.getState();
 const seqs = () => state().messages.map((message) => message.seq);
 const sends = () => gateway.received.filter((frame) => frame.type === 'send_message');
+const statusOf = (clientId: string | undefined) => state().messages.find((message) => message.client_id === clientId)?.status;
 
 function wire(seq: number, content = `message ${seq}`): WireMessage {
   return {
@@ -160,15 +161,35 @@ describe('messages.send', () => {
     expect(seqs()).toEqual([3, 4, 5, 6]);
   });
 
-  it('marks pending messages failed when the socket closes, and sends nothing while disconnected', async () => {
+  it('marks in-flight messages failed when the socket drops, holds one written while reconnecting and sends it once connected', async () => {
     gateway.swallowSends = true;
-    client.messages.send('chat1', 'in flight');
+    const inFlight = client.messages.send('chat1', 'in flight');
     await waitUntil(() => sends().length === 1, 'send');
     await gateway.stop();
-    await waitUntil(() => state().messages.at(-1)?.status === 'failed', 'failed on close');
-    const offline = client.messages.send('chat1', 'offline');
-    expect(state().messages.find((message) => message.client_id === offline.client_id)?.status).toBe('failed');
-    expect(state().isConnected).toBe(false);
+    await waitUntil(() => statusOf(inFlight.client_id) === 'failed', 'failed on close');
+    expect(state().connectionState).toBe('connecting');
+
+    const offline = client.messages.send('chat1', 'written while reconnecting');
+    expect(statusOf(offline.client_id)).toBe('pending');
+    expect(sends()).toHaveLength(1); // nothing goes out while disconnected
+
+    gateway.swallowSends = false;
+    await gateway.restart();
+    await waitUntil(() => statusOf(offline.client_id) === 'sent', 'sent once reconnected', 8_000);
+    expect(sends().map((frame) => frame.client_id)).toEqual([inFlight.client_id, offline.client_id]);
+    expect(gateway.log.get('chat1')?.filter((stored) => stored.content === 'written while reconnecting')).toHaveLength(1);
+  });
+
+  it('fails a message held while reconnecting when the send deadline passes first', async () => {
+    await gateway.stop();
+    await waitUntil(() => state().connectionState === 'connecting', 'reconnecting');
+    vi.useFakeTimers(fakeTimerOptions);
+    const offline = client.messages.send('chat1', 'never connected');
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(statusOf(offline.client_id)).toBe('pending');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(statusOf(offline.client_id)).toBe('failed');
+    expect(sends()).toHaveLength(0);
   });
 
   it('rejects empty content and marks a message refused by the server failed', async () => {

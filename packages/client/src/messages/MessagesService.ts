@@ -40,6 +40,8 @@ export class MessagesService {
   private readonly sendTimeoutMs: number;
   private readonly pageSize: number;
   private readonly outbox: Outbox;
+  /** Sends written while the socket was (re)connecting, sent once it is connected. */
+  private readonly held = new Set<string>();
   private openChatId: string | null = null;
   /** Bumped by every open/close so answers for a chat no longer open are dropped. */
   private generation = 0;
@@ -72,9 +74,21 @@ export class MessagesService {
     realtime.on('error', ({ code, ref }) => {
       if (ref !== undefined && refusedSendCodes.has(code)) this.markFailed(ref);
     });
-    // A socket that closes takes every unconfirmed send with it.
+    // A socket that closes takes every unconfirmed send with it; sends held while it was
+    // connecting go out, in the order they were written, once it is connected.
     realtime.on('state', ({ state }) => {
-      if (state !== 'connected') for (const clientId of this.outbox.waitingIds()) this.markFailed(clientId);
+      if (state === 'connected') {
+        // After the connection has re-joined its chats (in the same task), so each send's
+        // new_message comes back on a socket that is in the chat.
+        queueMicrotask(() => {
+          const held = [...this.held];
+          this.held.clear();
+          for (const clientId of held) this.transmit(clientId);
+        });
+      } else {
+        for (const clientId of this.outbox.waitingIds()) if (!this.held.has(clientId)) this.markFailed(clientId);
+        if (state !== 'connecting') for (const clientId of this.held) this.markFailed(clientId);
+      }
     });
   }
 
@@ -185,6 +199,7 @@ export class MessagesService {
   /** Forgets the open chat and every unconfirmed send (logout). */
   clear(): void {
     this.generation += 1;
+    this.held.clear();
     this.openChatId = null;
     this.olderRequest = null;
     this.outbox.clear();
@@ -193,12 +208,22 @@ export class MessagesService {
   private transmit(clientId: string): void {
     const entry = this.outbox.get(clientId);
     if (entry === undefined) return;
-    const sent = this.dependencies.realtime.send({ type: 'send_message', chat_id: entry.chatId, content: entry.content, client_id: clientId });
-    if (sent) this.outbox.wait(clientId, this.sendTimeoutMs);
-    else this.markFailed(clientId);
+    const { realtime } = this.dependencies;
+    const sent = realtime.send({ type: 'send_message', chat_id: entry.chatId, content: entry.content, client_id: clientId });
+    if (sent) {
+      this.outbox.wait(clientId, this.sendTimeoutMs);
+    } else if (realtime.state === 'connecting') {
+      // Written while the socket (re)connects: held, still pending, until it is connected or the
+      // send deadline passes.
+      this.held.add(clientId);
+      this.outbox.wait(clientId, this.sendTimeoutMs);
+    } else {
+      this.markFailed(clientId);
+    }
   }
 
   private markFailed(clientId: string): void {
+    this.held.delete(clientId);
     this.outbox.stopWaiting(clientId);
     this.setStatus(clientId, 'failed');
   }
