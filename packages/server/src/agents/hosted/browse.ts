@@ -3,7 +3,8 @@ import { parseHTML } from 'linkedom';
 import { Readability } from '@mozilla/readability';
 import type { Services } from '../../services/index';
 import { addKeyHint, AiError, type AiGateway } from '../ai/types';
-import { createFetcher, decodeText, FetchError, textPolicy, type Fetcher } from '../tools/fetcher';
+import { createFetcher, decodeText, FetchError, isPdf, textPolicy, type FetchedBody, type Fetcher } from '../tools/fetcher';
+import { PdfTextError, readPdfText } from '../tools/pdfText';
 import type { HostedAgentHandler, InProcessReply } from '../transports/inProcess';
 
 export const browseHelp = [
@@ -11,7 +12,7 @@ export const browseHelp = [
   '- `@browse https://example.com/article` gives its title, author and opening; with an AI key, a summary grounded in the page.',
   '- `@browse https://example.com/pricing what does the team plan cost?` answers from that page (with a key).',
   '- `@browse links https://example.com` lists the links on the page; `@browse tables https://example.com` its tables, as markdown.',
-  'Public http(s) pages only, up to 5 MB and 10 s; PDFs and pages that need JavaScript are not read yet.',
+  'Public http(s) pages and PDFs (their text) only, up to 5 MB and 10 s.',
 ].join('\n');
 
 export type BrowseRequest =
@@ -46,6 +47,8 @@ export interface ReadPage {
   /** The main text as paragraphs (Readability's article, or the body when it finds none). */
   paragraphs: string[];
   document: Document;
+  /** What the page is when it is not a web page, shown under its title: 'PDF, 3 pages'. */
+  format?: string;
 }
 
 const blockSelector = 'h1, h2, h3, h4, h5, h6, p, li, pre, blockquote, td, th, dd, dt';
@@ -80,6 +83,20 @@ export function readPage(url: string, body: string, mediaType: string): ReadPage
     if (text !== '') paragraphs = [text];
   }
   return { url, title: (article?.title ?? '').trim() || title, byline: (article?.byline ?? '').replace(/\s+/g, ' ').trim(), paragraphs, document };
+}
+
+/** A fetched PDF as a page: its title (metadata, else first line) and its text; no links or tables. */
+export async function readPdfPage(url: string, body: Uint8Array): Promise<ReadPage> {
+  const pdf = await readPdfText(body);
+  const { document } = parseHTML('<!doctype html><html><head></head><body></body></html>');
+  const pages = `${pdf.pageCount} page${pdf.pageCount === 1 ? '' : 's'}`;
+  return { url, title: pdf.title, byline: '', paragraphs: pdf.paragraphs, document: document as unknown as Document, format: `PDF, ${pdf.truncated ? `the start of ${pages}` : pages}` };
+}
+
+/** A fetched body as a page: a PDF's text, or HTML and text through Readability. */
+export async function readFetched(fetched: FetchedBody): Promise<ReadPage> {
+  if (isPdf(fetched)) return readPdfPage(fetched.url, fetched.body);
+  return readPage(fetched.url, decodeText(fetched), fetched.mediaType);
 }
 
 /** Text safe inside a markdown link's label or a bold title. */
@@ -165,6 +182,7 @@ export function tablesMarkdown(page: ReadPage): string {
 export function pagePreview(page: ReadPage, maxCharacters = 1_500): string {
   const lines: string[] = [page.title === '' ? `**${page.url}**` : `**${inline(page.title)}**`];
   if (page.byline !== '') lines.push(`_by ${inline(page.byline)}_`);
+  if (page.format !== undefined) lines.push(`_${inline(page.format)}_`);
   let size = 0;
   const opening: string[] = [];
   for (const paragraph of page.paragraphs) {
@@ -173,7 +191,8 @@ export function pagePreview(page: ReadPage, maxCharacters = 1_500): string {
     opening.push(paragraph.length > maxCharacters ? `${paragraph.slice(0, maxCharacters)}…` : paragraph);
     size += paragraph.length;
   }
-  lines.push('', opening.length === 0 ? 'I found no readable text on this page (it may need JavaScript, which I do not run).' : opening.join('\n\n'));
+  const empty = page.format?.startsWith('PDF') === true ? 'I found no text in this PDF (it may be scanned images).' : 'I found no readable text on this page (it may need JavaScript, which I do not run).';
+  lines.push('', opening.length === 0 ? empty : opening.join('\n\n'));
   lines.push('', `Source: <${page.url}>`);
   return lines.join('\n');
 }
@@ -181,7 +200,7 @@ export function pagePreview(page: ReadPage, maxCharacters = 1_500): string {
 /** What the model reads of the page: title, byline, URL and up to 40,000 characters of text. */
 function pageForModel(page: ReadPage): string {
   const text = page.paragraphs.join('\n\n');
-  return [`URL: ${page.url}`, `Title: ${page.title}`, page.byline === '' ? '' : `Byline: ${page.byline}`, '', text.length > 40_000 ? `${text.slice(0, 40_000)}\n[…the page goes on]` : text].join('\n');
+  return [`URL: ${page.url}`, `Title: ${page.title}`, page.byline === '' ? '' : `Byline: ${page.byline}`, page.format === undefined ? '' : `Format: ${page.format}`, '', text.length > 40_000 ? `${text.slice(0, 40_000)}\n[…the page goes on]` : text].join('\n');
 }
 
 export interface BrowseAgentOptions {
@@ -257,9 +276,9 @@ export function createBrowseHandler(options: BrowseAgentOptions): HostedAgentHan
     let page: ReadPage;
     try {
       const fetched = await fetcher.fetch(request.url, textPolicy);
-      page = readPage(fetched.url, decodeText(fetched), fetched.mediaType);
+      page = await readFetched(fetched);
     } catch (error) {
-      if (!(error instanceof FetchError)) throw error;
+      if (!(error instanceof FetchError) && !(error instanceof PdfTextError)) throw error;
       await reply.send(error.message);
       return;
     }

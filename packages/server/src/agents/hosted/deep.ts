@@ -2,7 +2,8 @@ import type { Mention } from '@confab/client/protocol';
 import { maxMessageLength } from '@confab/client/protocol';
 import type { Services } from '../../services/index';
 import { addKeyHint, AiError, type AiGateway } from '../ai/types';
-import { createFetcher, decodeText, textPolicy } from '../tools/fetcher';
+import { createFetcher, decodeText, isPdf, textPolicy, type FetchedBody } from '../tools/fetcher';
+import { readPdfText } from '../tools/pdfText';
 import { addSearchProviderHint, configuredSearchProviders } from '../tools/search/providers';
 import { plainText, SearchError, type SearchHit, type SearchProvider } from '../tools/search/types';
 import { WorkspaceSearch } from '../tools/search/workspace';
@@ -219,6 +220,13 @@ export function pageText(text: string, mediaType: string): string {
   return plainText(text.replace(/<(script|style|noscript|svg)\b[\s\S]*?<\/\1\s*>/gi, ' ').replace(/<!--[\s\S]*?-->/g, ' '));
 }
 
+/** What @deep reads of a fetched source: a PDF's text (title first), or a page's readable text. */
+export async function fetchedText(fetched: FetchedBody): Promise<string> {
+  if (!isPdf(fetched)) return pageText(decodeText(fetched), fetched.mediaType);
+  const pdf = await readPdfText(fetched.body, { maxPages: 10, maxCharacters: 20_000 });
+  return [pdf.title, ...pdf.paragraphs].filter((part) => part !== '').join('\n\n');
+}
+
 /** The built-in @deep of a server: its configured providers, the chat's workspace, pages read through the guarded fetcher. */
 export function createDeepAgent(services: Services, ai: AiGateway): HostedAgentHandler {
   const { config, store } = services.context;
@@ -227,10 +235,7 @@ export function createDeepAgent(services: Services, ai: AiGateway): HostedAgentH
     ai,
     providers: configuredSearchProviders(config),
     workspace: new WorkspaceSearch(store.database, { dataDir: config.dataDir, publicUrl: services.context.publicUrl, now: config.now }),
-    readPage: async (url) => {
-      const fetched = await fetcher.fetch(url, textPolicy);
-      return pageText(decodeText(fetched), fetched.mediaType);
-    },
+    readPage: async (url) => fetchedText(await fetcher.fetch(url, textPolicy)),
     now: config.now,
   });
 }

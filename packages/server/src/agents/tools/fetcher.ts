@@ -66,12 +66,20 @@ export const defaultFetchTimeoutMs = 10_000;
 export const defaultFetchMaxBytes = 5 * 1024 * 1024;
 export const defaultMaxRedirects = 5;
 
-/** Text, HTML and the like; PDFs are refused with a clear reason (no offline PDF reader yet). */
+/** The media types of PDF documents; their text is read by tools/pdfText.ts, never rendered. */
+export const pdfMediaTypes: ReadonlySet<string> = new Set(['application/pdf', 'application/x-pdf']);
+
+/** Whether a fetched body is a PDF (by its Content-Type). */
+export function isPdf(fetched: Pick<FetchedBody, 'mediaType'>): boolean {
+  return pdfMediaTypes.has(fetched.mediaType);
+}
+
+/** Text, HTML and the like, and PDFs (their text is read); anything else is refused with a clear reason. */
 export const textPolicy: ContentTypePolicy = (mediaType) => {
-  if (mediaType === 'application/pdf') return 'it is a PDF, and I cannot read PDFs yet';
+  if (pdfMediaTypes.has(mediaType)) return undefined;
   if (mediaType.startsWith('text/') || ['application/xhtml+xml', 'application/json', 'application/xml', 'application/rss+xml', 'application/atom+xml'].includes(mediaType)) return undefined;
   if (mediaType === '') return undefined;
-  return `it is ${mediaType}, not a web page or text`;
+  return `it is ${mediaType}, not a web page, text or PDF`;
 };
 
 /** The text of a fetched body: the charset of Content-Type or of an HTML meta tag, else UTF-8. */
@@ -178,7 +186,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
               method: 'GET',
               dispatcher: agent,
               signal: controller.signal,
-              headers: { 'user-agent': 'ConfabFetcher/1.0 (+https://github.com/confab)', accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,image/*;q=0.8,*/*;q=0.5', 'accept-encoding': 'identity' },
+              headers: { 'user-agent': 'ConfabFetcher/1.0 (+https://github.com/confab)', accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8,image/*;q=0.8,*/*;q=0.5', 'accept-encoding': 'identity' },
             });
           } catch (error) {
             if (controller.signal.aborted) throw timeout();
