@@ -11,5 +11,5 @@ export default defineConfig({
     port: 5173,
     proxy: { '/api': { target: apiTarget, ws: true } },
   },
-  build: { outDir: 'dist', sourcemap: true },
+  build: { outDir: 'dist', sourcemap: true, manifest: true },
 });

@@ -1,67 +1,83 @@
-import { createBrowserRouter, Navigate } from 'react-router';
-import type { ConfabClient } from '@confab/client';
-import { ChatHome, CompleteAccountPage, DropsFeedScreen, ForgotPasswordScreen } from '@confab/chat-ui';
-import { AgentsRoute, ConfabAgentsRoute } from './routes/AgentRoutes';
-import { ChatLayout, ChatOptionsRoute, ChatRoute, InviteUserRoute, NewChatRoute } from './routes/ChatRoutes';
-import { CompleteSignupRoute } from './routes/CompleteSignupRoute';
-import { ChatDropsRoute, DropRoute, DropsLayout } from './routes/DropRoutes';
-import { HomeRoute } from './routes/HomeRoute';
-import { JoinRoute } from './routes/JoinRoute';
-import { LoginRoute } from './routes/LoginRoute';
-import { ProfileRoute } from './routes/ProfileRoute';
-import { RegisterRoute } from './routes/RegisterRoute';
-import { ResetPasswordRoute } from './routes/ResetPasswordRoute';
-import { RootLayout } from './routes/RootLayout';
+import { Suspense } from 'react';
+import { Navigate, Outlet, Route, Routes } from 'react-router';
+import type { DropsFeedScreenProps } from '@confab/chat-ui';
+import { lazyPage } from './pageModules';
+import { PageLoading } from './routes/PageLoading';
+
+const Home = lazyPage('home');
+const Login = lazyPage('login');
+const Register = lazyPage('register');
+const ForgotPassword = lazyPage('forgotPassword');
+const ResetPassword = lazyPage('resetPassword');
+const Join = lazyPage('join');
+const CompleteAccount = lazyPage('completeAccount');
+const CompleteSignup = lazyPage('completeSignup');
+const Profile = lazyPage('profile');
+const Agents = lazyPage('agents');
+const ConfabAgents = lazyPage('confabAgents');
+const DropsLayout = lazyPage('dropsLayout');
+const DropsFeed = lazyPage<Pick<DropsFeedScreenProps, 'tab'>>('dropsFeed');
+const Drop = lazyPage('drop');
+const ChatLayout = lazyPage('chatLayout');
+const ChatHome = lazyPage('chatHome');
+const NewChat = lazyPage('newChat');
+const Chat = lazyPage('chat');
+const ChatOptions = lazyPage('chatOptions');
+const InviteUser = lazyPage('inviteUser');
+const ChatDrops = lazyPage('chatDrops');
 
 /**
- * Spec §2 routes. Public: login, register, password reset, /join (and /join/:token),
- * /complete-signup and /complete-account (which shows content only to soft-registered users).
- * Screens not built yet fall through to '/' (which is the shell when signed in).
+ * Spec §2 routes, each page loaded on first use (RootLayout's Suspense shows the app-start screen
+ * meanwhile). Public: login, register, password reset, /join (and /join/:token), /complete-signup
+ * and /complete-account (which shows content only to soft-registered users). Anything unknown goes
+ * to '/' (which is the shell when signed in).
  */
-export function createAppRouter(client: ConfabClient) {
-  return createBrowserRouter([
-    {
-      element: <RootLayout client={client} />,
-      children: [
-        { index: true, element: <HomeRoute /> },
-        { path: 'login', element: <LoginRoute /> },
-        { path: 'register', element: <RegisterRoute /> },
-        { path: 'forgot-password', element: <ForgotPasswordScreen /> },
-        { path: 'reset-password', element: <ResetPasswordRoute /> },
-        { path: 'join', element: <JoinRoute /> },
-        { path: 'profile', element: <ProfileRoute /> },
-        { path: 'agents', element: <AgentsRoute /> },
-        { path: 'admin/confab-agents', element: <ConfabAgentsRoute /> },
-        { path: 'complete-account', element: <CompleteAccountPage /> },
-        { path: 'complete-signup', element: <CompleteSignupRoute /> },
-        { path: 'join/:token', element: <JoinRoute /> },
-        {
-          path: 'drops',
-          element: <DropsLayout />,
-          // Static paths win over :slug, and no slug may equal one (reservedDropSlugs).
-          children: [
-            { index: true, element: <DropsFeedScreen tab="following" /> },
-            { path: 'trending', element: <DropsFeedScreen tab="trending" /> },
-            { path: 'discover', element: <DropsFeedScreen tab="discover" /> },
-            { path: ':slug', element: <DropRoute /> },
-          ],
-        },
-        {
-          path: 'chat',
-          element: <ChatLayout />,
-          children: [
-            { index: true, element: <ChatHome /> },
-            { path: 'new', element: <NewChatRoute /> },
-            { path: ':id', element: <ChatRoute /> },
-            { path: ':id/options', element: <ChatOptionsRoute /> },
-            { path: ':id/invite', element: <InviteUserRoute /> },
-            { path: ':id/drops', element: <ChatDropsRoute /> },
-            // Anything else under /chat: the shell's home.
-            { path: '*', element: <ChatHome /> },
-          ],
-        },
-        { path: '*', element: <Navigate to="/" replace /> },
-      ],
-    },
-  ]);
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route index element={<Home />} />
+      <Route path="login" element={<Login />} />
+      <Route path="register" element={<Register />} />
+      <Route path="forgot-password" element={<ForgotPassword />} />
+      <Route path="reset-password" element={<ResetPassword />} />
+      <Route path="join" element={<Join />} />
+      <Route path="join/:token" element={<Join />} />
+      <Route path="profile" element={<Profile />} />
+      <Route path="agents" element={<Agents />} />
+      <Route path="admin/confab-agents" element={<ConfabAgents />} />
+      <Route path="complete-account" element={<CompleteAccount />} />
+      <Route path="complete-signup" element={<CompleteSignup />} />
+      {/* Static paths win over :slug, and no slug may equal one (reservedDropSlugs). */}
+      <Route path="drops" element={<DropsLayout />}>
+        <Route element={<ShellOutlet />}>
+          <Route index element={<DropsFeed tab="following" />} />
+          <Route path="trending" element={<DropsFeed tab="trending" />} />
+          <Route path="discover" element={<DropsFeed tab="discover" />} />
+          <Route path=":slug" element={<Drop />} />
+        </Route>
+      </Route>
+      <Route path="chat" element={<ChatLayout />}>
+        <Route element={<ShellOutlet />}>
+          <Route index element={<ChatHome />} />
+          <Route path="new" element={<NewChat />} />
+          <Route path=":id" element={<Chat />} />
+          <Route path=":id/options" element={<ChatOptions />} />
+          <Route path=":id/invite" element={<InviteUser />} />
+          <Route path=":id/drops" element={<ChatDrops />} />
+          {/* Anything else under /chat: the shell's home. */}
+          <Route path="*" element={<ChatHome />} />
+        </Route>
+      </Route>
+      <Route path="*" element={<Navigate to="/" replace />} />
+    </Routes>
+  );
+}
+
+/** Inside the shell, a page still loading shows a spinner in the main area; the sidebar stays. */
+function ShellOutlet() {
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Outlet />
+    </Suspense>
+  );
 }

@@ -2,7 +2,7 @@ import { useSearchParams } from 'react-router';
 import { LoginScreen, safeRedirectPath } from '@confab/chat-ui';
 
 /** /login?redirect=/join/… : only same-origin paths are honoured, anything else goes to '/'. */
-export function LoginRoute() {
+export default function Page() {
   const [searchParams] = useSearchParams();
   const redirectTo = safeRedirectPath(searchParams.get('redirect'), window.location.origin) ?? '/';
   return <LoginScreen redirectTo={redirectTo} />;

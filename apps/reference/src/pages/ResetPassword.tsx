@@ -2,7 +2,7 @@ import { useSearchParams } from 'react-router';
 import { ResetPasswordScreen } from '@confab/chat-ui';
 
 /** /reset-password?token=… from the mailed link. */
-export function ResetPasswordRoute() {
+export default function Page() {
   const [searchParams] = useSearchParams();
   return <ResetPasswordScreen token={searchParams.get('token')} />;
 }

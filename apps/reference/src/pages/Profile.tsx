@@ -1,8 +1,8 @@
 import { AppShell, ProfileScreen } from '@confab/chat-ui';
-import { PrivateRoute } from './PrivateRoute';
+import { PrivateRoute } from '../routes/PrivateRoute';
 
 /** /profile (private), inside the signed-in shell; back goes to '/'. */
-export function ProfileRoute() {
+export default function Page() {
   return (
     <PrivateRoute>
       <AppShell>

@@ -2,7 +2,7 @@ import { useSearchParams } from 'react-router';
 import { RegisterScreen } from '@confab/chat-ui';
 
 /** /register?source=…&user_type=… (the landing call to action sends main-landing / mixed). */
-export function RegisterRoute() {
+export default function Page() {
   const [searchParams] = useSearchParams();
   return <RegisterScreen source={searchParams.get('source') ?? undefined} userType={searchParams.get('user_type') ?? undefined} />;
 }

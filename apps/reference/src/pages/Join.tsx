@@ -2,7 +2,7 @@ import { useParams, useSearchParams } from 'react-router';
 import { JoinScreen } from '@confab/chat-ui';
 
 /** /join/:token, or /join?token=… (spec §2: the token may also come from the query). */
-export function JoinRoute() {
+export default function Page() {
   const { token } = useParams();
   const [searchParams] = useSearchParams();
   const value = token ?? searchParams.get('token');

@@ -1,0 +1,16 @@
+import { Outlet, useParams } from 'react-router';
+import { AppShell } from '@confab/chat-ui';
+import { PrivateRoute } from '../routes/PrivateRoute';
+
+/** /chat/*: the signed-in shell stays mounted while the routed main area changes. */
+export default function Page() {
+  // The child route's :id (chat page, options …) is the chat the sidebar highlights.
+  const { id } = useParams();
+  return (
+    <PrivateRoute>
+      <AppShell activeChatId={id ?? null}>
+        <Outlet />
+      </AppShell>
+    </PrivateRoute>
+  );
+}

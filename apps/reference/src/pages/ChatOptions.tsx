@@ -1,0 +1,8 @@
+import { useParams } from 'react-router';
+import { ChatOptionsScreen } from '@confab/chat-ui';
+
+/** /chat/:id/options */
+export default function Page() {
+  const { id = '' } = useParams();
+  return <ChatOptionsScreen chatId={id} />;
+}

@@ -1,0 +1,6 @@
+import { CompleteAccountPage } from '@confab/chat-ui';
+
+/** /complete-account: shows content only to soft-registered users. */
+export default function Page() {
+  return <CompleteAccountPage />;
+}

@@ -1,0 +1,17 @@
+import { Outlet } from 'react-router';
+import { AppShell } from '@confab/chat-ui';
+import { PrivateRoute } from '../routes/PrivateRoute';
+
+/**
+ * /drops/* (private): the signed-in shell stays mounted while the feed tabs and drops change
+ * (the feed screen itself is the route's element: DropsFeedScreen with its tab).
+ */
+export default function Page() {
+  return (
+    <PrivateRoute>
+      <AppShell>
+        <Outlet />
+      </AppShell>
+    </PrivateRoute>
+  );
+}

@@ -1,0 +1,6 @@
+import { ForgotPasswordScreen } from '@confab/chat-ui';
+
+/** /forgot-password */
+export default function Page() {
+  return <ForgotPasswordScreen />;
+}

@@ -1,0 +1,8 @@
+import { useParams } from 'react-router';
+import { InviteUserScreen } from '@confab/chat-ui';
+
+/** /chat/:id/invite */
+export default function Page() {
+  const { id = '' } = useParams();
+  return <InviteUserScreen chatId={id} />;
+}

@@ -1,0 +1,9 @@
+import { useLocation } from 'react-router';
+import { CreateChatScreen } from '@confab/chat-ui';
+import { preselectedAgentFrom } from '../routes/navigationState';
+
+/** /chat/new: navigation state may carry a preselectedAgent (spec §2), from the agent search. */
+export default function Page() {
+  const location = useLocation();
+  return <CreateChatScreen preselectedAgent={preselectedAgentFrom(location.state)} />;
+}
