@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ConfabClient } from '@confab/client';
 import '@confab/chat-ui/theme.css';
+import './page.css';
 import { App } from './App';
 
 // One client for the whole app; the API is served from the same origin (in dev through Vite's proxy).
