@@ -23,6 +23,12 @@ export interface ConfabProviderProps {
   /** Extra classes on the root element (`<div class="confab-root">`), e.g. to size it. */
   className?: string;
   /**
+   * Render no root element, so nothing of the theme applies below the provider: for hosts that
+   * use only the headless hooks with their own markup and styles. chat-ui components used there
+   * need a `<ConfabRoot>` around them to be styled. Default false.
+   */
+  unstyled?: boolean;
+  /**
    * Replacements for the overridable parts (Link, Logo, Spinner, Message, EmptyState,
    * MessageInput, ChatHeader); the rest keep their defaults. See `ConfabComponents`.
    */
@@ -40,7 +46,15 @@ export interface ConfabProviderProps {
  *   <LoginScreen />
  * </ConfabProvider>
  */
-export function ConfabProvider({ client, navigate = browserNavigate, theme = 'light', className, components, children }: ConfabProviderProps) {
+export function ConfabProvider({
+  client,
+  navigate = browserNavigate,
+  theme = 'light',
+  className,
+  unstyled = false,
+  components,
+  children,
+}: ConfabProviderProps) {
   const value = useMemo<ConfabContextValue>(() => ({ client, navigate }), [client, navigate]);
   // Hosts often pass `components` inline; memoising on the individual overrides keeps consumers
   // from re-rendering when nothing really changed.
@@ -60,9 +74,13 @@ export function ConfabProvider({ client, navigate = browserNavigate, theme = 'li
   return (
     <ConfabContext.Provider value={value}>
       <ComponentsContext.Provider value={merged}>
-        <ConfabRoot theme={theme} className={className}>
-          {children}
-        </ConfabRoot>
+        {unstyled ? (
+          children
+        ) : (
+          <ConfabRoot theme={theme} className={className}>
+            {children}
+          </ConfabRoot>
+        )}
       </ComponentsContext.Provider>
     </ConfabContext.Provider>
   );
