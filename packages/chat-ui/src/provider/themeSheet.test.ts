@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
  * small tokenizer (comments and strings skipped, blocks nested by their braces).
  */
 
-const themeDirectory = dirname(fileURLToPath(import.meta.url));
+// The sheet as published (src/theme); this test lives outside it so the package does not ship it.
+const themeDirectory = join(dirname(fileURLToPath(import.meta.url)), '..', 'theme');
 const rootClass = 'confab-root';
 const layerName = 'confab';
 
