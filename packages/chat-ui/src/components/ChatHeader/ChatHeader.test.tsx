@@ -83,4 +83,34 @@ describe('ChatHeader', () => {
     await user.click(screen.getByRole('button', { name: 'Open sidebar' }));
     expect(client.store.getState().sidebarOpen).toBe(true);
   });
+
+  it("keeps the phone's search and actions behind two buttons: the menu closes after a choice or with Escape", async () => {
+    const onOpenFiles = vi.fn();
+    const { user } = renderWithConfab(<Harness onOpenFiles={onOpenFiles} />);
+    const header = screen.getByRole('banner');
+    const menu = screen.getByRole('button', { name: 'Chat actions' });
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+    expect(menu).toHaveAttribute('aria-controls', screen.getByRole('navigation', { name: 'Chat actions' }).id);
+
+    await user.click(menu);
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+    expect(header).toHaveClass('cf-chat-header--actions-open');
+    await user.click(screen.getByRole('button', { name: 'Chat Files' }));
+    expect(onOpenFiles).toHaveBeenCalledOnce();
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+
+    await user.click(menu);
+    await user.keyboard('{Tab}{Escape}');
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+    expect(menu).toHaveFocus();
+
+    // The search opens in place of the title, and closing it clears the filter.
+    await user.click(screen.getByRole('button', { name: 'Search messages' }));
+    expect(header).toHaveClass('cf-chat-header--searching');
+    await user.type(screen.getByRole('searchbox', { name: 'Search messages' }), 'launch');
+    expect(screen.getByText('query=launch')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Close search' }));
+    expect(screen.getByText('query=')).toBeInTheDocument();
+    expect(header).not.toHaveClass('cf-chat-header--searching');
+  });
 });

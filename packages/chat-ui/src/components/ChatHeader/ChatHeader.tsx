@@ -1,4 +1,4 @@
-import { useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { ChatRecord, ClientState } from '@confab/client';
 import { useConfabStore, useNavigate } from '../../provider/hooks';
 import { SidebarToggle } from '../PageHeader/SidebarToggle';
@@ -34,7 +34,12 @@ export function connectionLabel(state: ClientState['connectionState'], everConne
   return 'Connection Lost - Messages may not send';
 }
 
-/** Spec §2 Chat header: name, connection label, menu toggle, search, and the five chat actions. */
+/**
+ * Spec §2 Chat header: name, connection label, menu toggle, search, and the five chat actions.
+ * On a phone (≤ 768 px, by the theme's CSS) it is one compact row: the search and the actions sit
+ * behind a 'Search messages' button and a 'Chat actions' menu button; on wider screens both show
+ * in full and those two buttons are hidden.
+ */
 export function ChatHeader({ chat, searchQuery, onSearchChange, onOpenFiles, onCreateDrop, canInvite = true }: ChatHeaderProps) {
   const navigate = useNavigate();
   const connectionState = useConfabStore(selectConnectionState);
@@ -46,8 +51,49 @@ export function ChatHeader({ chat, searchQuery, onSearchChange, onOpenFiles, onC
   if (connectionState === 'connected') everConnected.current = true;
   const label = connectionLabel(connectionState, everConnected.current);
   const lost = label !== 'Connected' && label !== 'Connecting...';
+  const actionsId = useId();
+  const [actionsOpen, setActionsOpen] = useState(false);
+  const [searchOpen, setSearchOpen] = useState(false);
+  const headerRef = useRef<HTMLElement>(null);
+  const actionsToggleRef = useRef<HTMLButtonElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  // A search with text stays open, so the filter in force is always visible.
+  const searching = searchOpen || searchQuery !== '';
+
+  // The phone's actions menu closes on a click anywhere outside the header.
+  useEffect(() => {
+    if (!actionsOpen) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (!headerRef.current?.contains(event.target as Node)) setActionsOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => document.removeEventListener('pointerdown', onPointerDown);
+  }, [actionsOpen]);
+
+  const onActionsKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key === 'Escape' && actionsOpen) {
+      event.stopPropagation();
+      setActionsOpen(false);
+      actionsToggleRef.current?.focus();
+    }
+  };
+  const toggleSearch = () => {
+    if (searching) {
+      onSearchChange('');
+      setSearchOpen(false);
+    } else {
+      setSearchOpen(true);
+      setActionsOpen(false);
+      // The field is shown by this render; focus it once it is.
+      requestAnimationFrame(() => searchRef.current?.focus());
+    }
+  };
+
   return (
-    <header className="cf-chat-header">
+    <header
+      ref={headerRef}
+      className={['cf-chat-header', searching && 'cf-chat-header--searching', actionsOpen && 'cf-chat-header--actions-open'].filter(Boolean).join(' ')}
+    >
       <div className="cf-chat-header__top">
         <SidebarToggle />
         <div className="cf-chat-header__title">
@@ -62,6 +108,7 @@ export function ChatHeader({ chat, searchQuery, onSearchChange, onOpenFiles, onC
             Search messages
           </label>
           <input
+            ref={searchRef}
             id={searchId}
             type="search"
             className="cf-field__input"
@@ -72,12 +119,52 @@ export function ChatHeader({ chat, searchQuery, onSearchChange, onOpenFiles, onC
               if (event.key === 'Escape' && searchQuery !== '') {
                 event.stopPropagation();
                 onSearchChange('');
+              } else if (event.key === 'Escape' && searchOpen) {
+                event.stopPropagation();
+                setSearchOpen(false);
               }
             }}
           />
         </div>
+        <button
+          type="button"
+          className="cf-chat-header__toggle cf-chat-header__search-toggle"
+          aria-label={searching ? 'Close search' : 'Search messages'}
+          aria-pressed={searching}
+          onClick={toggleSearch}
+        >
+          <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+            {searching ? (
+              <path d="M6 6l12 12M18 6L6 18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            ) : (
+              <path d="M11 18a7 7 0 1 1 0-14 7 7 0 0 1 0 14zm5-2l4 4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            )}
+          </svg>
+        </button>
+        <button
+          ref={actionsToggleRef}
+          type="button"
+          className="cf-chat-header__toggle cf-chat-header__actions-toggle"
+          aria-label="Chat actions"
+          aria-expanded={actionsOpen}
+          aria-controls={actionsId}
+          onClick={() => setActionsOpen((open) => !open)}
+        >
+          <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+            <path d="M12 5.5v.01M12 12v.01M12 18.5v.01" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" />
+          </svg>
+        </button>
       </div>
-      <nav className="cf-chat-header__actions" aria-label="Chat actions">
+      <nav
+        id={actionsId}
+        className="cf-chat-header__actions"
+        aria-label="Chat actions"
+        onKeyDown={onActionsKeyDown}
+        // Choosing an action closes the phone's menu.
+        onClick={(event) => {
+          if ((event.target as HTMLElement).closest('button') !== null) setActionsOpen(false);
+        }}
+      >
         {canInvite ? (
           <button type="button" className="cf-chip" onClick={() => navigate(`${base}/invite`)}>
             Invite User

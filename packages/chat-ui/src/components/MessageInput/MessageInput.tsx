@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { AgentSearchHit, ChatFile } from '@confab/client';
 import { mentionBeforeCursor } from '@confab/client/rules';
 import { useAgentSearch } from '../../internal/useAgentSearch';
@@ -14,6 +14,8 @@ export interface MessageInputProps {
   /** Disables typing and sending (e.g. before the chat has loaded). */
   disabled?: boolean;
   placeholder?: string;
+  /** The placeholder where `placeholder` would not fit on one line (a phone); default 'Type a message…'. */
+  shortPlaceholder?: string;
   /** Called for each file the upload zone stored. */
   onFileUploaded?: (file: ChatFile) => void;
   /** Text the field starts with (e.g. a mention to finish). */
@@ -28,6 +30,22 @@ export function mentionQueryAt(text: string, cursor: number): string | null {
   return mentionBeforeCursor(text, cursor)?.query ?? null;
 }
 
+let measuringContext: CanvasRenderingContext2D | null | undefined;
+
+/**
+ * Whether `text` fits on one line inside the field, in the field's font. Without layout (jsdom, a
+ * hidden field) or a canvas it is taken to fit.
+ */
+function textFits(field: HTMLTextAreaElement, text: string): boolean {
+  if (field.clientWidth === 0) return true;
+  measuringContext ??= field.ownerDocument.createElement('canvas').getContext('2d');
+  if (measuringContext === null) return true;
+  const style = getComputedStyle(field);
+  measuringContext.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const room = field.clientWidth - (Number.parseFloat(style.paddingLeft) || 0) - (Number.parseFloat(style.paddingRight) || 0);
+  return measuringContext.measureText(text).width <= room;
+}
+
 /** The mention being typed: its word, where its @ is, and the caret after it. */
 interface TypedMention {
   query: string;
@@ -37,7 +55,8 @@ interface TypedMention {
 
 /**
  * Spec §2 Message input: Enter sends, Shift+Enter starts a new line; Send; the upload button
- * toggling the upload zone; and the @ agent autocomplete. The field is an ARIA combobox: typing
+ * toggling the upload zone; and the @ agent autocomplete. The field is one line when empty and
+ * grows with its text up to the theme's limit (8 lines, at most 40% of the viewport), then scrolls. The field is an ARIA combobox: typing
  * @ and a word searches the agents this chat permits (debounced 300 ms); ↑ ↓ move through them,
  * Enter or Tab (or a click) inserts `@username `, Escape closes the list.
  */
@@ -46,6 +65,7 @@ export function MessageInput({
   onSend,
   disabled = false,
   placeholder = 'Type a message… (@ to mention an agent)',
+  shortPlaceholder = 'Type a message…',
   onFileUploaded,
   initialText = '',
 }: MessageInputProps) {
@@ -57,6 +77,7 @@ export function MessageInput({
   // Once opened, the zone stays mounted (hidden when toggled off) so uploads keep their progress.
   const [uploadMounted, setUploadMounted] = useState(false);
   const [mention, setMention] = useState<TypedMention | null>(null);
+  const [placeholderFits, setPlaceholderFits] = useState(true);
   const [activeIndex, setActiveIndex] = useState(0);
   const fieldRef = useRef<HTMLTextAreaElement>(null);
   // Where the caret goes after a pick, applied once React has written the new value.
@@ -68,6 +89,43 @@ export function MessageInput({
   const optionId = (index: number) => `${listboxId}-option-${index}`;
 
   useEffect(() => setActiveIndex(0), [search]);
+
+  // Fit the field to its text: measured at its natural height, then capped by the CSS max-height.
+  const fitField = useCallback(() => {
+    const field = fieldRef.current;
+    if (field === null) return;
+    field.style.height = 'auto';
+    const contentHeight = field.scrollHeight;
+    // Layout-less environments (jsdom) measure nothing: leave the height to the stylesheet.
+    if (contentHeight === 0) {
+      field.style.removeProperty('height');
+      return;
+    }
+    const style = getComputedStyle(field);
+    const borders = (Number.parseFloat(style.borderTopWidth) || 0) + (Number.parseFloat(style.borderBottomWidth) || 0);
+    field.style.height = `${contentHeight + borders}px`;
+  }, []);
+  useLayoutEffect(fitField, [text, fitField]);
+  // The full placeholder where it fits on one line, else the short one (a placeholder never wraps).
+  const fitPlaceholder = useCallback(() => {
+    const field = fieldRef.current;
+    if (field !== null) setPlaceholderFits(textFits(field, placeholder));
+  }, [placeholder]);
+  useLayoutEffect(fitPlaceholder, [fitPlaceholder]);
+  // A change of width (a rotated phone, the sidebar opening) rewraps the text: fit again.
+  useEffect(() => {
+    const field = fieldRef.current;
+    if (field === null || typeof ResizeObserver === 'undefined') return;
+    let width = field.clientWidth;
+    const observer = new ResizeObserver(() => {
+      if (field.clientWidth === width) return;
+      width = field.clientWidth;
+      fitField();
+      fitPlaceholder();
+    });
+    observer.observe(field);
+    return () => observer.disconnect();
+  }, [fitField, fitPlaceholder]);
   useLayoutEffect(() => {
     const caret = caretAfterPick.current;
     if (caret === null || fieldRef.current === null) return;
@@ -185,7 +243,7 @@ export function MessageInput({
           aria-activedescendant={expanded ? optionId(activeIndex) : undefined}
           value={text}
           disabled={disabled}
-          placeholder={placeholder}
+          placeholder={placeholderFits ? placeholder : shortPlaceholder}
           onChange={(event) => {
             setText(event.target.value);
             updateMention(event.target.value, event.target.selectionStart);
