@@ -134,23 +134,34 @@ describe('ChatFilesPanel', () => {
 
   it('deletes the selected files; a partial failure gets the spec text and the list refreshes', async () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
-    const { user } = await openPanel((backend) => {
-      addFiles(backend, 2, alice.id);
+    const { user, backend } = await openPanel((backend) => {
+      addFiles(backend, 3, alice.id);
       backend.addFile({ chat: chatId, uploaded_by: bob.id, original_name: 'bobs.pdf' });
     });
     await screen.findByRole('list', { name: 'Files' });
 
     await user.click(screen.getByRole('button', { name: 'Select' }));
     expect(screen.getByRole('button', { name: 'Delete selected (0)' })).toBeDisabled();
-    for (const name of ['file 1.txt', 'file 2.txt', 'bobs.pdf']) await user.click(screen.getByRole('checkbox', { name: `Select ${name}` }));
+    // Only the caller's own files can be selected; someone else's has no box.
+    expect(screen.queryByRole('checkbox', { name: 'Select bobs.pdf' })).not.toBeInTheDocument();
+    // The third one cannot be deleted when the request arrives (a race): the spec's text stays for it.
+    const third = backend.files.find((file) => file.original_name === 'file 3.txt');
+    if (third) backend.deleteOutcomes.set(third.id, 404);
+    for (const name of ['file 1.txt', 'file 2.txt', 'file 3.txt']) await user.click(screen.getByRole('checkbox', { name: `Select ${name}` }));
     await user.click(screen.getByRole('button', { name: 'Delete selected (3)' }));
 
     expect(confirm).toHaveBeenCalledWith(messages.deleteFilesConfirmation(3));
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Deleted 2 files successfully. 1 files could not be deleted (you may not have permission to delete files uploaded by others).',
     );
-    await waitFor(() => expect(fileItems()).toHaveLength(1));
-    expect(fileItems()[0]).toHaveTextContent('bobs.pdf');
+    await waitFor(() => expect(fileItems()).toHaveLength(2));
+    expect(fileItems().map((item) => within(item).getAllByRole('button')[0]?.textContent).sort()).toEqual(['bobs.pdf', 'file 3.txt']);
+  });
+
+  it("offers no selection when every file is someone else's", async () => {
+    await openPanel((backend) => backend.addFile({ chat: chatId, uploaded_by: bob.id, original_name: 'bobs.pdf' }));
+    await screen.findByRole('list', { name: 'Files' });
+    expect(screen.getByRole('button', { name: 'Select' })).toBeDisabled();
   });
 
   it('reports a bulk delete that deleted nothing, and leaves select mode when everything went', async () => {
@@ -172,22 +183,30 @@ describe('ChatFilesPanel', () => {
     expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
   });
 
-  it("asks before deleting one file, and shows the permission text for someone else's", async () => {
+  it("offers Delete only on the caller's own files, asks first, and shows the permission text when the server refuses", async () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     const { user, backend } = await openPanel((backend) => {
       backend.addFile({ chat: chatId, uploaded_by: bob.id, original_name: 'bobs.pdf' });
       backend.addFile({ chat: chatId, uploaded_by: alice.id, original_name: 'mine.txt' });
     });
     await screen.findByRole('list', { name: 'Files' });
+    // Spec §6: users delete only files they uploaded, so Bob's file offers Download but no Delete.
+    const bobs = fileItems().find((item) => within(item).queryByRole('button', { name: 'bobs.pdf' }) !== null)!;
+    expect(within(bobs).queryByRole('button', { name: /^Delete/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete bobs.pdf' })).not.toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Delete bobs.pdf' }));
-    expect(confirm).toHaveBeenCalledWith(messages.deleteFileConfirmation('bobs.pdf'));
+    await user.click(screen.getByRole('button', { name: 'Delete mine.txt' }));
+    expect(confirm).toHaveBeenCalledWith(messages.deleteFileConfirmation('mine.txt'));
     expect(backend.requests.some((request) => request.route.startsWith('DELETE'))).toBe(false);
 
+    // A refusal that still happens (e.g. the file changed hands or went meanwhile) keeps the spec's text.
     confirm.mockReturnValue(true);
-    await user.click(screen.getByRole('button', { name: 'Delete bobs.pdf' }));
+    const mine = backend.files.find((file) => file.original_name === 'mine.txt');
+    if (mine) backend.deleteOutcomes.set(mine.id, 404);
+    await user.click(screen.getByRole('button', { name: 'Delete mine.txt' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(messages.deleteFileNotPermitted);
 
+    backend.deleteOutcomes.clear();
     await user.click(screen.getByRole('button', { name: 'Delete mine.txt' }));
     await waitFor(() => expect(screen.queryByRole('button', { name: 'mine.txt' })).not.toBeInTheDocument());
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();

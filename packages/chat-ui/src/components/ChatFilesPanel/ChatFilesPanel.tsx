@@ -1,7 +1,7 @@
 import { useCallback, useId, useMemo, useRef, useState } from 'react';
-import { constants, fileDisplayName, messages, type ChatFile, type TimeAgoLocale } from '@confab/client';
+import { constants, fileDisplayName, messages, type ChatFile, type ClientState, type TimeAgoLocale } from '@confab/client';
 import { useModalDialog } from '../../internal/useModalDialog';
-import { useConfabClient } from '../../provider/hooks';
+import { useConfabClient, useConfabStore } from '../../provider/hooks';
 import { Alert } from '../Alert/Alert';
 import { Button } from '../Button/Button';
 import { Spinner } from '../Spinner/Spinner';
@@ -32,13 +32,25 @@ export function filterFiles(files: ChatFile[], query: string): ChatFile[] {
   return needle === '' ? files : files.filter((file) => fileDisplayName(file).toLowerCase().includes(needle));
 }
 
+const selectUserId = (state: ClientState) => state.user?.id ?? null;
+
+/**
+ * Spec §6: users delete only the files they uploaded (the server answers 404 to anything else), so
+ * Delete and selection are offered on the caller's own files only.
+ */
+export function canDeleteFile(file: Pick<ChatFile, 'uploaded_by'>, userId: string | null): boolean {
+  return userId !== null && file.uploaded_by === userId;
+}
+
 /**
  * Spec §2 Chat files panel and §4 Files panel, as a modal dialog: search, grid/list, select mode
  * with bulk delete, per-file preview, Download and Delete, 10 files per page, the chat's live
- * website link. States: loading, error with Retry, empty, no match, list.
+ * website link. States: loading, error with Retry, empty, no match, list. Delete and selection
+ * appear on the caller's own files only; the permission texts stay for races (a file gone meanwhile).
  */
 export function ChatFilesPanel({ chatId, onClose, refreshKey = 0, locale = 'en' }: ChatFilesPanelProps) {
   const client = useConfabClient();
+  const userId = useConfabStore(selectUserId);
   const { state, reload, retry } = useChatFiles(chatId, refreshKey);
   const fileToken = useFileToken();
   const deletion = useFileDeletion(reload);
@@ -62,7 +74,8 @@ export function ChatFilesPanel({ chatId, onClose, refreshKey = 0, locale = 'en' 
   const pageCount = Math.max(1, Math.ceil(matching.length / pageSize));
   const currentPage = Math.min(page, pageCount);
   const visible = matching.slice((currentPage - 1) * pageSize, currentPage * pageSize);
-  const selectedFiles = files.filter((file) => selectedIds.has(file.id));
+  const ownFiles = files.filter((file) => canDeleteFile(file, userId));
+  const selectedFiles = ownFiles.filter((file) => selectedIds.has(file.id));
   const previewed = files.find((file) => file.id === previewId) ?? null;
   const error = deletion.error ?? downloadError;
 
@@ -149,7 +162,7 @@ export function ChatFilesPanel({ chatId, onClose, refreshKey = 0, locale = 'en' 
               Grid view
             </button>
           </div>
-          <Button variant="secondary" onClick={toggleSelecting} disabled={state.status !== 'ready' || files.length === 0}>
+          <Button variant="secondary" onClick={toggleSelecting} disabled={state.status !== 'ready' || ownFiles.length === 0}>
             {selecting ? 'Cancel' : 'Select'}
           </Button>
           {selecting ? (
@@ -187,6 +200,7 @@ export function ChatFilesPanel({ chatId, onClose, refreshKey = 0, locale = 'en' 
                   onSelectedChange={(selected) => setSelected(file.id, selected)}
                   onPreview={() => setPreviewId(file.id)}
                   onDelete={() => deleteOne(file)}
+                  canDelete={canDeleteFile(file, userId)}
                   deleteDisabled={deletion.busy}
                   download={downloadOf(file)}
                   locale={locale}

@@ -10,6 +10,8 @@ export interface FileItemProps {
   onSelectedChange: (selected: boolean) => void;
   onPreview: () => void;
   onDelete: () => void;
+  /** Whether the caller may delete the file (their own upload): only then Delete and the select box show. */
+  canDelete?: boolean;
   deleteDisabled?: boolean;
   /** The download control (FileDownload). */
   download: ReactNode;
@@ -20,16 +22,16 @@ export interface FileItemProps {
 
 /**
  * One file of the panel (a list row or a grid card, by the list's class): name (opens the
- * preview), size, uploader and time ago, Download and Delete. The name is user input and is only
+ * preview), size, uploader and time ago, Download, and Delete when the file is the caller's. The name is user input and is only
  * ever rendered as text.
  */
-export function FileItem({ file, selecting, selected, onSelectedChange, onPreview, onDelete, deleteDisabled = false, download, locale = 'en', now }: FileItemProps) {
+export function FileItem({ file, selecting, selected, onSelectedChange, onPreview, onDelete, canDelete = true, deleteDisabled = false, download, locale = 'en', now }: FileItemProps) {
   const name = fileDisplayName(file);
   const uploader = fileUploaderName(file) || 'Unknown user';
   const extension = fileExtension(file.file || name).slice(1).toUpperCase();
   return (
     <li className={['cf-file', selected && 'cf-file--selected'].filter(Boolean).join(' ')}>
-      {selecting ? (
+      {selecting && canDelete ? (
         <input type="checkbox" className="cf-file__select" aria-label={`Select ${name}`} checked={selected} onChange={(event) => onSelectedChange(event.target.checked)} />
       ) : null}
       <span className="cf-file__icon" aria-hidden="true">
@@ -47,9 +49,11 @@ export function FileItem({ file, selecting, selected, onSelectedChange, onPrevie
       </div>
       <div className="cf-file__actions">
         {download}
-        <button type="button" className="cf-chip cf-chip--danger" aria-label={`Delete ${name}`} disabled={deleteDisabled} onClick={onDelete}>
-          Delete
-        </button>
+        {canDelete ? (
+          <button type="button" className="cf-chip cf-chip--danger" aria-label={`Delete ${name}`} disabled={deleteDisabled} onClick={onDelete}>
+            Delete
+          </button>
+        ) : null}
       </div>
     </li>
   );
