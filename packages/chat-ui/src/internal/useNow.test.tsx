@@ -1,10 +1,10 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Message } from '../components/Message/Message';
 import { MessageList } from '../components/MessageList/MessageList';
 import { stubMessageListLayout } from '../../test/layout';
 import { renderWithConfab } from '../../test/renderWithConfab';
-import { clientMessage } from '../testing/builders';
+import { clientMessage, searchResultsData } from '../testing/builders';
 import { clockStats, clockTickMs, useNow } from './useNow';
 
 // 10 s past a 30-second boundary of the wall clock.
@@ -75,5 +75,14 @@ describe('the shared clock of relative times', () => {
     act(() => vi.advanceTimersByTime(2 * 60_000 + 20_000));
     expect(screen.getByText('1h ago')).toBeInTheDocument();
     expect(screen.getByText('5m ago')).toBeInTheDocument();
+  });
+
+  it("keeps a search-results card's time current too", () => {
+    const data = searchResultsData(1, { created_at: new Date(start).toISOString() });
+    render(<Message message={clientMessage({ content: JSON.stringify(data) })} />);
+    const card = screen.getByRole('region', { name: 'open-source vector databases' });
+    expect(within(card).getByText('0m ago')).toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(2 * 60_000 + 20_000));
+    expect(within(card).getByText('2m ago')).toBeInTheDocument();
   });
 });

@@ -1,7 +1,8 @@
-import { memo, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
+import { memo, useLayoutEffect, useMemo, useRef, type ComponentProps, type ReactNode } from 'react';
 import { avatarColor, type TimeAgoLocale } from '@confab/client';
 import { renderContent, type ClientMessage } from '../../internal/chatClient';
 import { ProxiedHtml } from '../../internal/ProxiedHtml';
+import { useNow } from '../../internal/useNow';
 import { ChartMessage } from '../ChartMessage/ChartMessage';
 import { SearchResultsCard } from '../SearchResultsCard/SearchResultsCard';
 import { TimeAgo } from './TimeAgo';
@@ -48,7 +49,7 @@ export const Message = memo(function Message({ message, locale = 'en', now, high
   const status = message.status ?? 'sent';
   let body: ReactNode;
   if (rendered.kind === 'search_results') {
-    body = <SearchResultsCard data={rendered.data} locale={locale} now={now} />;
+    body = <TickingSearchResults data={rendered.data} locale={locale} now={now} />;
   } else if (rendered.kind === 'chart') {
     body = <ChartMessage data={rendered.data} />;
   } else if (rendered.kind === 'html') {
@@ -100,6 +101,11 @@ export const Message = memo(function Message({ message, locale = 'en', now, high
     </article>
   );
 });
+
+/** A search-results card whose time-ago follows the shared clock, like the message's own. */
+function TickingSearchResults({ now, ...props }: ComponentProps<typeof SearchResultsCard>) {
+  return <SearchResultsCard {...props} now={useNow(now)} />;
+}
 
 /**
  * Sanitised HTML from renderMessageContent (the client's DOMPurify allow-list), never anything
