@@ -97,6 +97,12 @@ export interface ServerOptions {
   /** Brave Search API base (env CONFAB_BRAVE_BASE_URL). Default `https://api.search.brave.com`; for tests and proxies. */
   braveBaseUrl?: string;
   /**
+   * A Chromium binary (env CONFAB_BROWSE_CHROMIUM), e.g. `/usr/bin/chromium`: @browse then renders
+   * pages headless, so pages that need JavaScript are read; every request of the page goes through
+   * the fetcher's address guard. Default none: pages are read as fetched, without running scripts.
+   */
+  browseChromium?: string;
+  /**
    * In-process handlers of hosted agents by username (the in-process transport of the agent
    * runtime); for embedding and tests. The built-in hosted agents register their own.
    */
@@ -147,6 +153,8 @@ export interface ServerConfig {
   searxngUrl: string | undefined;
   braveApiKey: string | undefined;
   braveBaseUrl: string;
+  /** The Chromium binary @browse renders pages with; undefined: no rendering. */
+  browseChromium: string | undefined;
   /** Where the inbound SMTP listener listens; undefined when it is off. */
   inboundSmtp: { host: string; port: number } | undefined;
   environment: string;
@@ -239,6 +247,7 @@ export function optionsFromEnvironment(
     searxngUrl: environment['CONFAB_SEARXNG_URL'],
     braveApiKey: environment['CONFAB_BRAVE_API_KEY'],
     braveBaseUrl: environment['CONFAB_BRAVE_BASE_URL'],
+    browseChromium: environment['CONFAB_BROWSE_CHROMIUM'],
     inboundSmtp: environment['CONFAB_INBOUND_SMTP'],
   };
   return options;
@@ -320,6 +329,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     searxngUrl: nonEmpty(options.searxngUrl)?.trim().replace(/\/+$/, ''),
     braveApiKey: nonEmpty(options.braveApiKey)?.trim(),
     braveBaseUrl: nonEmpty(options.braveBaseUrl)?.trim().replace(/\/+$/, '') ?? 'https://api.search.brave.com',
+    browseChromium: nonEmpty(options.browseChromium)?.trim(),
     inboundSmtp: inboundSmtpAddress(options.inboundSmtp),
     environment: process.env['NODE_ENV'] ?? 'production',
     now: options.now ?? (() => new Date()),

@@ -13,6 +13,7 @@ import { createDeepAgent } from './hosted/deep';
 import { createDropsAgent } from './hosted/drops';
 import { createEmailAgent } from './hosted/email';
 import { personaHandler, type PersonaDependencies } from './hosted/persona';
+import { ChromiumRenderer } from './tools/chromium';
 import { inProcessReply, type HostedAgentHandler } from './transports/inProcess';
 
 export type { AgentRuntime } from './runtime';
@@ -45,8 +46,12 @@ export function createAgentRuntime(
   builtIn['data'] = createDataAgent(services, gateway);
   // @deep: web search (SearXNG, Brave) and the chat's workspace, with a report when a key can pay.
   builtIn['deep'] = createDeepAgent(services, gateway);
-  // @browse: one page through the guarded fetcher; its links and tables; a summary or answer when a key can pay.
-  builtIn['browse'] = createBrowseAgent(services, gateway);
+  // @browse: one page through the guarded fetcher (rendered by headless Chromium, behind the same
+  // guard, when CONFAB_BROWSE_CHROMIUM is set); its links and tables; a summary or answer when a key can pay.
+  const chromiumPath = services.context.config.browseChromium;
+  const renderer = chromiumPath === undefined ? undefined : new ChromiumRenderer({ executablePath: chromiumPath, allowHosts: services.context.config.fetchAllowHosts });
+  if (renderer !== undefined) runtime.onClose(() => renderer.close());
+  builtIn['browse'] = createBrowseAgent(services, gateway, renderer);
   const personaDependencies = (agentUsername: string, onError: (error: unknown) => void): PersonaDependencies => ({
     gateway,
     onError,

@@ -63,6 +63,7 @@ export class AgentRuntime implements AgentReplyChannel {
   private readonly hosted = new Map<string, InProcessDelivery>();
   /** Every confab agent without a handler of its own (admin-made personas) is delivered here. */
   private hostedFallback: InProcessDelivery | undefined;
+  private readonly closers: (() => Promise<void>)[] = [];
   /** Appends of one stream run one after another (frames of one socket arrive in order). */
   private readonly streamQueues = new Map<string, Promise<unknown>>();
   private readonly sweepTimer: NodeJS.Timeout;
@@ -348,8 +349,14 @@ export class AgentRuntime implements AgentReplyChannel {
     await this.context.bus.publish(userChannel(userId), event);
   }
 
+  /** Something to end with the runtime (e.g. @browse's headless browser). */
+  onClose(closer: () => Promise<void>): void {
+    this.closers.push(closer);
+  }
+
   async close(): Promise<void> {
     clearInterval(this.sweepTimer);
+    for (const closer of this.closers.splice(0)) await closer().catch(() => undefined);
     await this.presence.close();
   }
 }

@@ -10,7 +10,16 @@ export function baseUrlOf(request: FastifyRequest, config: ServerConfig): string
 
 export function registerSystemRoutes(app: FastifyInstance, config: ServerConfig, inboundMail?: InboundMailStatus): void {
   // The inbound SMTP listener's state when it is on: a taken port is said here, not by a crash.
-  app.get('/api/health', async () => ({ message: 'API is healthy.', code: 200, data: inboundMail === undefined || inboundMail.state === 'off' ? {} : { inbound_smtp: { ...inboundMail } } }));
+  // `browse` when @browse renders pages with headless Chromium (CONFAB_BROWSE_CHROMIUM): Chat
+  // Options' browser control info says so.
+  app.get('/api/health', async () => ({
+    message: 'API is healthy.',
+    code: 200,
+    data: {
+      ...(inboundMail === undefined || inboundMail.state === 'off' ? {} : { inbound_smtp: { ...inboundMail } }),
+      ...(config.browseChromium === undefined ? {} : { browse: { renders_javascript: true } }),
+    },
+  }));
 
   app.get('/api/config', async (request) => {
     const base = new URL(baseUrlOf(request, config));

@@ -4,6 +4,7 @@ import { Readability } from '@mozilla/readability';
 import type { Services } from '../../services/index';
 import { addKeyHint, AiError, type AiGateway } from '../ai/types';
 import { createFetcher, decodeText, FetchError, isPdf, textPolicy, type FetchedBody, type Fetcher } from '../tools/fetcher';
+import { RendererUnavailable, type PageRenderer } from '../tools/chromium';
 import { PdfTextError, readPdfText } from '../tools/pdfText';
 import type { HostedAgentHandler, InProcessReply } from '../transports/inProcess';
 
@@ -14,6 +15,15 @@ export const browseHelp = [
   '- `@browse links https://example.com` lists the links on the page; `@browse tables https://example.com` its tables, as markdown.',
   'Public http(s) pages and PDFs (their text) only, up to 5 MB and 10 s.',
 ].join('\n');
+
+/** The help, saying whether pages are rendered (their scripts run in a headless browser) or read as fetched. */
+export function browseHelpText(rendering: boolean): string {
+  return `${browseHelp}\n${
+    rendering
+      ? 'Pages are rendered in a headless browser on the server, so pages that need JavaScript are read too.'
+      : 'I read pages as the server fetches them and do not run their scripts, so pages that need JavaScript may look empty to me.'
+  }`;
+}
 
 export type BrowseRequest =
   | { kind: 'help'; reason?: string }
@@ -49,6 +59,8 @@ export interface ReadPage {
   document: Document;
   /** What the page is when it is not a web page, shown under its title: 'PDF, 3 pages'. */
   format?: string;
+  /** True when the HTML is the DOM of a headless browser, after the page's scripts ran. */
+  rendered?: boolean;
 }
 
 const blockSelector = 'h1, h2, h3, h4, h5, h6, p, li, pre, blockquote, td, th, dd, dt';
@@ -191,7 +203,12 @@ export function pagePreview(page: ReadPage, maxCharacters = 1_500): string {
     opening.push(paragraph.length > maxCharacters ? `${paragraph.slice(0, maxCharacters)}…` : paragraph);
     size += paragraph.length;
   }
-  const empty = page.format?.startsWith('PDF') === true ? 'I found no text in this PDF (it may be scanned images).' : 'I found no readable text on this page (it may need JavaScript, which I do not run).';
+  const empty =
+    page.format?.startsWith('PDF') === true
+      ? 'I found no text in this PDF (it may be scanned images).'
+      : page.rendered === true
+        ? 'I found no readable text on this page.'
+        : 'I found no readable text on this page (it may need JavaScript, which I do not run).';
   lines.push('', opening.length === 0 ? empty : opening.join('\n\n'));
   lines.push('', `Source: <${page.url}>`);
   return lines.join('\n');
@@ -205,6 +222,10 @@ function pageForModel(page: ReadPage): string {
 
 export interface BrowseAgentOptions {
   fetcher: Fetcher;
+  /** Headless Chromium (CONFAB_BROWSE_CHROMIUM); absent: pages are read as fetched. */
+  renderer?: PageRenderer;
+  /** Told when the renderer cannot work (Chromium did not start); the page is then read as fetched. */
+  onRendererUnavailable?: (error: RendererUnavailable) => void;
   /** Summaries and answers need it and a key; without, the page's opening. */
   ai?: AiGateway;
 }
@@ -216,7 +237,22 @@ export interface BrowseAgentOptions {
  * Every refusal of the address guard (and every other fetch failure) is a plain reply.
  */
 export function createBrowseHandler(options: BrowseAgentOptions): HostedAgentHandler {
-  const { fetcher, ai } = options;
+  const { fetcher, ai, renderer } = options;
+  const help = browseHelpText(renderer !== undefined);
+
+  /** The page: rendered by Chromium when it is on and the URL is a web page, else as the fetcher brings it. */
+  const load = async (url: string): Promise<ReadPage> => {
+    if (renderer !== undefined) {
+      try {
+        const rendered = await renderer.render(url);
+        if (rendered !== undefined) return { ...readPage(rendered.url, rendered.html, 'text/html'), rendered: true };
+      } catch (error) {
+        if (!(error instanceof RendererUnavailable)) throw error;
+        options.onRendererUnavailable?.(error);
+      }
+    }
+    return readFetched(await fetcher.fetch(url, textPolicy));
+  };
 
   const answer = async (mention: Mention, page: ReadPage, question: string, reply: InProcessReply) => {
     const gateway = ai;
@@ -269,14 +305,13 @@ export function createBrowseHandler(options: BrowseAgentOptions): HostedAgentHan
   return async (mention, reply) => {
     const request = browseRequest(mention.content);
     if (request.kind === 'help') {
-      await reply.send(request.reason === undefined ? browseHelp : `${request.reason}\n\n${browseHelp}`);
+      await reply.send(request.reason === undefined ? help : `${request.reason}\n\n${help}`);
       return;
     }
     reply.status('is fetching the page…');
     let page: ReadPage;
     try {
-      const fetched = await fetcher.fetch(request.url, textPolicy);
-      page = await readFetched(fetched);
+      page = await load(request.url);
     } catch (error) {
       if (!(error instanceof FetchError) && !(error instanceof PdfTextError)) throw error;
       await reply.send(error.message);
@@ -288,7 +323,21 @@ export function createBrowseHandler(options: BrowseAgentOptions): HostedAgentHan
   };
 }
 
-/** The built-in @browse of a server: its guarded fetcher (CONFAB_FETCH_ALLOW_HOSTS) and AI gateway. */
-export function createBrowseAgent(services: Services, ai: AiGateway): HostedAgentHandler {
-  return createBrowseHandler({ fetcher: createFetcher({ allowHosts: services.context.config.fetchAllowHosts }), ai });
+/**
+ * The built-in @browse of a server: its guarded fetcher (CONFAB_FETCH_ALLOW_HOSTS), its AI gateway,
+ * and headless Chromium when CONFAB_BROWSE_CHROMIUM names one (the caller closes the renderer).
+ */
+export function createBrowseAgent(services: Services, ai: AiGateway, renderer?: PageRenderer): HostedAgentHandler {
+  const logger = services.context.logger;
+  let warned = false;
+  return createBrowseHandler({
+    fetcher: createFetcher({ allowHosts: services.context.config.fetchAllowHosts }),
+    ai,
+    ...(renderer === undefined ? {} : { renderer }),
+    onRendererUnavailable: (error) => {
+      if (warned) return;
+      warned = true;
+      logger.warn({ error: String(error.cause ?? error) }, `${error.message}: @browse reads pages without JavaScript`);
+    },
+  });
 }

@@ -106,9 +106,44 @@ function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
   body.destroy();
 }
 
-function shortUrl(url: URL | string): string {
+export function shortUrl(url: URL | string): string {
   const text = String(url);
   return text.length > 120 ? `${text.slice(0, 117)}…` : text;
+}
+
+/**
+ * The checked address a connection to `url` must go to: the scheme, credentials and port are
+ * judged, the name resolved once, and every address it has judged by the guard (unless the
+ * operator's allow-list names this host and port). Shared by the fetcher and the rendering
+ * proxy of @browse (tools/guardedProxy.ts).
+ */
+export async function checkedAddress(url: URL, allowList: AllowList, resolver: Resolver): Promise<ResolvedAddress> {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchError('unsupported_scheme', `I only fetch http and https URLs, not ${url.protocol.replace(/:$/, '')}.`);
+  if (url.username !== '' || url.password !== '') throw new FetchError('invalid_url', 'I do not fetch URLs with a user name or password in them.');
+  const port = effectivePort(url);
+  const allowed = allowList.allows(url.hostname, port);
+  if (isBadPort(port) && !allowed) throw new FetchError('refused_port', `I can't fetch ${shortUrl(url)}: port ${port} belongs to another protocol.`);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  let addresses: ResolvedAddress[];
+  if (isIP(host) !== 0) {
+    addresses = [{ address: host, family: isIP(host) === 6 ? 6 : 4 }];
+  } else {
+    try {
+      addresses = await resolver(host);
+    } catch {
+      throw new FetchError('not_found', `I can't find the site ${url.hostname}.`);
+    }
+    if (addresses.length === 0) throw new FetchError('not_found', `I can't find the site ${url.hostname}.`);
+  }
+  if (!allowed) {
+    for (const entry of addresses) {
+      const refusal = addressRefusal(entry.address);
+      if (refusal !== undefined) {
+        throw new FetchError('refused_address', `I can't fetch ${shortUrl(url)}: it leads to ${entry.address}, ${refusal}. I only reach public addresses.`);
+      }
+    }
+  }
+  return addresses[0] as ResolvedAddress;
 }
 
 export function createFetcher(options: FetcherOptions = {}): Fetcher {
@@ -117,36 +152,6 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
   const timeoutMs = options.timeoutMs ?? defaultFetchTimeoutMs;
   const maxBytes = options.maxBytes ?? defaultFetchMaxBytes;
   const maxRedirects = options.maxRedirects ?? defaultMaxRedirects;
-
-  /** The checked address the connection of this hop must go to. */
-  async function checkedAddress(url: URL): Promise<ResolvedAddress> {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchError('unsupported_scheme', `I only fetch http and https URLs, not ${url.protocol.replace(/:$/, '')}.`);
-    if (url.username !== '' || url.password !== '') throw new FetchError('invalid_url', 'I do not fetch URLs with a user name or password in them.');
-    const port = effectivePort(url);
-    const allowed = allowList.allows(url.hostname, port);
-    if (isBadPort(port) && !allowed) throw new FetchError('refused_port', `I can't fetch ${shortUrl(url)}: port ${port} belongs to another protocol.`);
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    let addresses: ResolvedAddress[];
-    if (isIP(host) !== 0) {
-      addresses = [{ address: host, family: isIP(host) === 6 ? 6 : 4 }];
-    } else {
-      try {
-        addresses = await resolver(host);
-      } catch {
-        throw new FetchError('not_found', `I can't find the site ${url.hostname}.`);
-      }
-      if (addresses.length === 0) throw new FetchError('not_found', `I can't find the site ${url.hostname}.`);
-    }
-    if (!allowed) {
-      for (const entry of addresses) {
-        const refusal = addressRefusal(entry.address);
-        if (refusal !== undefined) {
-          throw new FetchError('refused_address', `I can't fetch ${shortUrl(url)}: it leads to ${entry.address}, ${refusal}. I only reach public addresses.`);
-        }
-      }
-    }
-    return addresses[0] as ResolvedAddress;
-  }
 
   /** An Agent whose every connection goes to `pinned`, whatever name undici asks for. */
   function pinnedAgent(pinned: ResolvedAddress, signal: AbortSignal): Agent {
@@ -177,7 +182,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       try {
         for (let hop = 0; ; hop += 1) {
           // A resolver that never answers is held to the same deadline.
-          const pinned = await Promise.race([checkedAddress(url), new Promise<never>((_resolve, reject) => controller.signal.addEventListener('abort', () => reject(timeout()), { once: true }))]);
+          const pinned = await Promise.race([checkedAddress(url, allowList, resolver), new Promise<never>((_resolve, reject) => controller.signal.addEventListener('abort', () => reject(timeout()), { once: true }))]);
           const agent = pinnedAgent(pinned, controller.signal);
           agents.push(agent);
           let response: Awaited<ReturnType<typeof request>>;
