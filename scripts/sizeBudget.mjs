@@ -21,7 +21,7 @@ export function gzipSize(bytes) {
   return gzipSync(bytes).length;
 }
 
-/** The manifest entry of the page (HTML entry or chunk); throws when none has that key. */
+/** The key of the build's one entry (index.html); throws when there is not exactly one. */
 function entryKeyOf(manifest) {
   const keys = Object.keys(manifest).filter((key) => manifest[key].isEntry === true);
   if (keys.length !== 1) throw new Error(`expected one entry in the manifest, found ${keys.length}`);
