@@ -9,6 +9,8 @@ export interface DropsFeedView {
   drops: WireDrop[];
   /** Page 1 is loading (the feed was opened or reloaded). */
   loading: boolean;
+  /** Page 1 has answered: `drops`, `totalCount` and `hasMore` describe this feed. */
+  loaded: boolean;
   /** A further page is loading (loadMore). */
   loadingMore: boolean;
   /** The client text of the last failed load ('Failed to fetch feed', …), null after a success. */
@@ -61,6 +63,7 @@ export function useDropsFeed(kind: FeedTab): DropsFeedView {
   return {
     drops: current ? feed.drops : [],
     loading: !current || feed.loading || (feed.page === 0 && feed.error === null),
+    loaded: current && feed.page > 0,
     loadingMore: current && feed.loadingMore,
     error: current ? feed.error : null,
     hasMore: current && feed.has_more,

@@ -9,6 +9,7 @@ import type { ConfabClient } from '@confab/client';
 import { createFakeBackend, type FakeBackend } from '@confab/client/testing/fakeBackend';
 import { stubMessageListLayout } from '../../test/layout';
 import { createTestClient } from '../../test/renderWithConfab';
+import type { MessageProps } from '../components/Message/Message';
 import { MessageList } from '../components/MessageList/MessageList';
 import { useChat } from '../hooks/useChat';
 import { clientMessage } from '../testing/builders';
@@ -157,7 +158,7 @@ describe('docs/embedding.md', () => {
   });
 
   it('override-message.tsx: agents’ messages get the frame, people’s do not', async () => {
-    const { FramedMessage } = await importExample<{ FramedMessage: ComponentType<never> }>(page, 'override-message.tsx');
+    const { FramedMessage } = await importExample<{ FramedMessage: ComponentType<MessageProps> }>(page, 'override-message.tsx');
     const client = createTestClient(createFakeBackend());
     render(
       <ConfabProvider client={client} components={{ Message: FramedMessage }}>

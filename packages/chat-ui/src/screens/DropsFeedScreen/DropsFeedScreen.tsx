@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { constants, messages, type ClientState, type FeedTab, type TimeAgoLocale } from '@confab/client';
 import { Alert } from '../../components/Alert/Alert';
 import { Button } from '../../components/Button/Button';
@@ -6,6 +6,7 @@ import { DropCard } from '../../components/DropCard/DropCard';
 import { PageHeader } from '../../components/PageHeader/PageHeader';
 import { dropsOf, useDropsStore } from '../../internal/dropsClient';
 import { useDocumentTitle } from '../../internal/useDocumentTitle';
+import { useDropsFeed } from '../../hooks/useDropsFeed';
 import { useComponents } from '../../provider/ComponentsContext';
 import { useConfabClient, useConfabStore } from '../../provider/hooks';
 import { DiscoverChats } from './DiscoverChats';
@@ -45,29 +46,28 @@ export function DropsFeedScreen({ tab = constants.defaultFeedTab, locale = 'en',
   const client = useConfabClient();
   const { Spinner } = useComponents();
   const userId = useConfabStore(selectUserId);
-  const feed = useDropsStore((state) => state.feed);
-  const newDrops = useDropsStore((state) => state.newDrops);
+  // The feed itself (opening it, paging, new drops) is the headless useDropsFeed's.
+  const feed = useDropsFeed(tab);
   const notificationCount = useDropsStore((state) => state.notificationCount);
-  const [attempt, setAttempt] = useState(0);
   useDocumentTitle(`Drops${titleSuffix}`);
 
   useEffect(() => {
-    if (userId === null) return;
-    // store.feed.error carries a failure; the screen shows it with Try again.
-    dropsOf(client).loadFeed(tab).catch(() => {});
-    if (tab === 'discover') dropsOf(client).discoverChats().catch(() => {});
-  }, [client, tab, userId, attempt]);
+    if (userId === null || tab !== 'discover') return;
+    dropsOf(client).discoverChats().catch(() => {});
+  }, [client, tab, userId]);
 
   useEffect(() => {
     if (userId === null) return;
     dropsOf(client).notifications().catch(() => {});
   }, [client, userId]);
 
-  // Until loadFeed switches the store over, it may still hold another tab's drops.
-  const current = feed.tab === tab;
-  const loaded = current && feed.page > 0;
-  const failedFirst = current && !feed.loading && feed.page === 0 && feed.error !== null;
+  const { loaded, newDrops } = feed;
+  const failedFirst = !loaded && !feed.loading && feed.error !== null;
   const loadingFirst = !loaded && !failedFirst;
+  const tryAgain = () => {
+    void feed.reload();
+    if (tab === 'discover') dropsOf(client).discoverChats().catch(() => {});
+  };
 
   return (
     <section className="cf-page cf-drops">
@@ -77,7 +77,7 @@ export function DropsFeedScreen({ tab = constants.defaultFeedTab, locale = 'en',
         {/* Always present, so screen readers announce the indicator when it appears. */}
         <div role="status" className="cf-drops__live">
           {tab === 'following' && newDrops.length > 0 ? (
-            <Button variant="secondary" className="cf-drops__new" onClick={() => dropsOf(client).showNewDrops()}>
+            <Button variant="secondary" className="cf-drops__new" onClick={feed.showNewDrops}>
               New drops{' '}
               <span className="cf-badge" aria-hidden="true">
                 {newDrops.length}
@@ -94,14 +94,14 @@ export function DropsFeedScreen({ tab = constants.defaultFeedTab, locale = 'en',
         {failedFirst ? (
           <Alert>
             {messages.loadDropsFailed}{' '}
-            <Button variant="ghost" onClick={() => setAttempt((count) => count + 1)}>
+            <Button variant="ghost" onClick={tryAgain}>
               Try again
             </Button>
           </Alert>
         ) : null}
         {loaded ? (
           <>
-            <p className="cf-drops__status">{feedStatusLine(tab, feed.total_count)}</p>
+            <p className="cf-drops__status">{feedStatusLine(tab, feed.totalCount)}</p>
             {feed.drops.length === 0 ? (
               <div className="cf-drops__empty">
                 <h2>{emptyTexts[tab].title}</h2>
@@ -117,13 +117,13 @@ export function DropsFeedScreen({ tab = constants.defaultFeedTab, locale = 'en',
             {feed.error !== null ? (
               <Alert>
                 {messages.loadDropsFailed}{' '}
-                <Button variant="ghost" onClick={() => void dropsOf(client).loadMore().catch(() => {})}>
+                <Button variant="ghost" onClick={() => void feed.loadMore()}>
                   Try again
                 </Button>
               </Alert>
             ) : null}
-            {feed.has_more ? (
-              <Button variant="secondary" className="cf-drops__more" onClick={() => void dropsOf(client).loadMore().catch(() => {})} aria-disabled={feed.loadingMore || undefined}>
+            {feed.hasMore ? (
+              <Button variant="secondary" className="cf-drops__more" onClick={() => void feed.loadMore()} aria-disabled={feed.loadingMore || undefined}>
                 {feed.loadingMore ? 'Loading...' : 'Load More Drops'}
               </Button>
             ) : null}
