@@ -118,7 +118,7 @@ function newAccount(prefix: string) {
     expect(lines.length).toBeLessThanOrEqual(15);
   });
 
-  it('signs in, opens a chat, sends, and receives live from another origin', { timeout: 180_000 }, async () => {
+  it('signs in, opens a chat, sends, receives live, and starts a chat from another origin', { timeout: 180_000 }, async () => {
     expect(new URL(host.origin).origin).not.toBe(new URL(confab.url).origin);
     const guest = new PocketBase(confab.url);
     const aliceAccount = newAccount('alice');
@@ -168,6 +168,14 @@ function newAccount(prefix: string) {
     // Bob writes through the API; it appears live on the embedding page.
     await bob.collection('messages').create({ chat: chat.id, encryptedContent: 'Welcome aboard, from Bob', message_type: 'regular' });
     await page.getByText('Welcome aboard, from Bob', { exact: true }).waitFor({ timeout: 15_000 });
+
+    // /chat/new: the new-chat screen creates a chat and opens it.
+    await page.getByRole('button', { name: 'New Chat' }).click();
+    await page.waitForURL('**/chat/new');
+    await page.getByLabel('Chat name').fill('Made on the embedding site');
+    await page.getByRole('button', { name: 'Create Chat' }).click();
+    await page.waitForURL(/\/chat\/[a-z0-9]{15}$/);
+    await page.getByText('Connected', { exact: true }).waitFor();
 
     // Every API answer the page read named its origin; nothing was blocked on the way.
     expect(corsAnswers.length).toBeGreaterThan(0);
