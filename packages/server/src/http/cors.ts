@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 
 /** What a page on a listed origin may send; the SDKs use no other methods or request headers. */
-export const corsAllowedMethods = 'GET, POST, PATCH, PUT, DELETE, OPTIONS';
-export const corsAllowedHeaders = 'Authorization, Content-Type, Accept-Language';
+const corsAllowedMethods = 'GET, POST, PATCH, PUT, DELETE, OPTIONS';
+const corsAllowedHeaders = 'Authorization, Content-Type, Accept-Language';
 /** How long a browser may reuse a preflight's answer (Chromium caps it at 2 hours). */
-export const corsMaxAgeSeconds = 7200;
+const corsMaxAgeSeconds = 7200;
 
 /**
  * CORS for the API: a page on one of `allowedOrigins` (CONFAB_ALLOWED_ORIGINS, the same list that
