@@ -5,6 +5,7 @@ import { PageHeader } from '../../components/PageHeader/PageHeader';
 import { chatsOf } from '../../internal/chatClient';
 import { useConfabClient, useConfabStore, useNavigate } from '../../provider/hooks';
 import { AgentSettingsSection } from './AgentSettingsSection';
+import { BrowserControlSection, useBrowserRendering } from './BrowserControlSection';
 import { ChatInboxSection } from './ChatInboxSection';
 import { DangerZoneSection } from './DangerZoneSection';
 import { GeneralSettingsSection } from './GeneralSettingsSection';
@@ -32,6 +33,7 @@ export function ChatOptionsScreen({ chatId }: ChatOptionsScreenProps) {
   const [fetched, setFetched] = useState<ChatRecord | null>(null);
   const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
   const userId = user?.id ?? null;
+  const browserRendering = useBrowserRendering(client.baseUrl);
 
   // Always fetch: the list entry may be stale, and get() refreshes the store's copy too.
   useEffect(() => {
@@ -102,14 +104,7 @@ export function ChatOptionsScreen({ chatId }: ChatOptionsScreenProps) {
         <ParticipantsSection chat={chat} currentUserId={userId} disabled={!isAdmin} />
         <ChatInboxSection chat={chat} />
         <AgentSettingsSection chat={chat} disabled={!isAdmin} />
-        <section className="cf-card cf-options__section" aria-labelledby="cf-options-browser">
-          <h2 id="cf-options-browser">Browser control</h2>
-          <p>
-            Agents that browse the web for this chat (such as @browse) work in a browser session of their own. Its live
-            view opens at <code>/live/{chat.id}/</code>; only the agent drives it, and nothing there can reach your own
-            browser.
-          </p>
-        </section>
+        <BrowserControlSection rendering={browserRendering} />
         <DangerZoneSection chatId={chat.id} chatName={chat.name} disabled={!isAdmin} />
       </div>
     </div>
