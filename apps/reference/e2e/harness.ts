@@ -2,8 +2,9 @@
  * Browser end-to-end harness: a real confab-server (from source) on port 0 with a fresh data
  * directory, serving the built reference app, driven by Debian's Chromium through playwright-core.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -163,4 +164,40 @@ export function newAccount(prefix = 'user') {
     email: `${prefix}.${suffix}@example.com`,
     password: 'correct horse 1',
   };
+}
+
+/** axe-core's browser bundle, injected into pages by expectNoSeriousAxeViolations. */
+let axeSource: string | undefined;
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[]; failureSummary?: string }>;
+}
+
+/**
+ * Runs axe-core on the page as it is now and fails on any serious or critical violation, listing
+ * each with its rule, the element and axe's advice. Wait for the screen's content first; `screen`
+ * names it in the failure (default: the page's path).
+ */
+export async function expectNoSeriousAxeViolations(page: Page, screen?: string): Promise<void> {
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  // Evaluated over the DevTools protocol, so the app's Content-Security-Policy does not apply.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const violations = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  })) as AxeViolation[];
+  const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  if (serious.length === 0) return;
+  const name = screen ?? new URL(page.url()).pathname;
+  const report = serious
+    .flatMap((violation) =>
+      violation.nodes.map(
+        (node) => `${name}: ${violation.id} (${violation.impact}) ${violation.help}\n  at ${JSON.stringify(node.target)}\n  ${(node.failureSummary ?? '').replace(/\n/g, '\n  ')}`,
+      ),
+    )
+    .join('\n');
+  throw new Error(`serious or critical axe violations on ${name}:\n${report}`);
 }
