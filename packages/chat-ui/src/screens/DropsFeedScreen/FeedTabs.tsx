@@ -22,13 +22,16 @@ export function FeedTabs({ tab, notificationCount }: FeedTabsProps) {
               to={feedTabPath(each)}
               className="cf-feed-tabs__tab"
               aria-current={each === tab ? 'page' : undefined}
-              aria-label={each === 'following' && notificationCount > 0 ? `${labels[each]} (${notificationCount} new)` : undefined}
             >
               {labels[each]}
               {each === 'following' && notificationCount > 0 ? (
                 <>
                   {' '}
-                  <span className="cf-badge cf-feed-tabs__badge">{notificationCount}</span>
+                  {/* Named 'Following (n new)' from its content, not an aria-label, so the visible text stays part of the name. */}
+                  <span className="cf-badge cf-feed-tabs__badge" aria-hidden="true">
+                    {notificationCount}
+                  </span>
+                  <span className="cf-visually-hidden">({notificationCount} new)</span>
                 </>
               ) : null}
             </Link>
