@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// `pnpm start`: build what the product needs, then run confab-server on the embedded defaults,
-// serving the built reference app and the API on one URL (default http://localhost:8090).
-// Extra arguments are passed to confab-server, e.g. `pnpm start --port 9000`.
+// `pnpm start`: build what the product needs, bundle the reference app into the server package (as
+// `pnpm pack` does), then run confab-server on the embedded defaults: the app and the API on one URL
+// (default http://localhost:8090). Quiet by default: the start-up line, warnings and errors
+// (`--log-level info` or CONFAB_LOG_LEVEL=info adds a line per request). Extra arguments are passed
+// to confab-server, e.g. `pnpm start --port 9000`. Ctrl-C or SIGTERM drains the server and exits 0.
 import { spawnSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -18,11 +20,20 @@ function run(args) {
 
 // The server's dist imports @confab/client/rules at run time, so the client is built first (pnpm sorts by dependency).
 run(['--filter', '@confab/client', '--filter', '@confab/server', '--filter', '@confab/reference', 'run', 'build']);
+// The reference app's build into packages/server/web, precompressed: what `npx @confab/server` serves.
+run(['--filter', '@confab/server', 'run', 'bundle-web']);
 
-const server = spawn(
-  process.execPath,
-  ['packages/server/dist/bin.js', '--web-dir', 'apps/reference/dist', ...process.argv.slice(2)],
-  { cwd: root, stdio: 'inherit' },
-);
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code) => process.exit(code ?? 0));
+const argv = process.argv.slice(2);
+const quiet = argv.some((argument) => argument === '--log-level' || argument.startsWith('--log-level=')) || process.env.CONFAB_LOG_LEVEL ? [] : ['--log-level', 'warn'];
+const server = spawn(process.execPath, ['packages/server/bin/confab-server.js', ...quiet, ...argv], { cwd: root, stdio: 'inherit' });
+
+// Ctrl-C reaches the server from the terminal too; it drains once either way.
+let forwarded;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    forwarded = signal;
+    server.kill(signal);
+  });
+}
+// A server stopped by the signal this script passed on ended as asked: exit 0, not 'Command failed'.
+server.on('exit', (code, signal) => process.exit(code ?? (signal !== null && signal === forwarded ? 0 : 1)));

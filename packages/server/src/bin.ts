@@ -1,15 +1,30 @@
 #!/usr/bin/env node
-import { optionsFromEnvironment, resolveConfig } from './config';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { logFormatFor, optionsFromEnvironment, parseFlags, resolveConfig, type ServerOptions } from './config';
 import { startServer } from './server';
 import { openDatabase } from './store/database';
 import { UsersRepository } from './store/repositories/users';
 
 const usage = `Usage:
-  confab-server [--port 8090] [--host 0.0.0.0] [--data-dir ./data] [--web-dir ./dist]
+  confab-server [--port 8090] [--host 0.0.0.0] [--data-dir ./data]
+                [--web-dir <dir> | --no-web] [--log-level info] [--log-format json|pretty]
   confab-server admin add <username>   make an existing user a server admin
 
+  --web-dir <dir>    serve this built web app at / (default: the reference app in this package)
+  --no-web           serve the API only
+  --log-level <l>    trace, debug, info (one line per request), warn, error, fatal or silent
+  --log-format <f>   json (default when stdout is not a terminal) or pretty (default on a terminal)
+
 Environment: PORT, CONFAB_DATA_DIR, DATABASE_URL, REDIS_URL, SMTP_URL, CONFAB_MAIL_DOMAIN,
-CONFAB_SECRET, CONFAB_PUBLIC_URL, CONFAB_WEB_DIR`;
+CONFAB_SECRET, CONFAB_PUBLIC_URL, CONFAB_WEB_DIR, CONFAB_LOG_LEVEL, CONFAB_LOG_FORMAT
+(and the others in README.md). SIGTERM or Ctrl-C drains requests in flight (at most 10 s) and exits 0.`;
+
+/** The reference app the published package carries (scripts/bundle-web.mjs), next to dist/. */
+const bundledWebDir = fileURLToPath(new URL('../web', import.meta.url));
+/** A shutdown that outlives the drain (10 s) and the release of the stores is given up. */
+const shutdownTimeoutMs = 20_000;
 
 async function addAdmin(argv: string[]): Promise<void> {
   const username = argv.find((argument) => !argument.startsWith('--'));
@@ -27,17 +42,46 @@ async function addAdmin(argv: string[]): Promise<void> {
   }
 }
 
+/**
+ * The web app to serve: --no-web serves none (whatever CONFAB_WEB_DIR says), --web-dir or
+ * CONFAB_WEB_DIR name one, else the bundled reference app if this package carries it.
+ */
+function webDirOption(argv: readonly string[], environmentWebDir: string | undefined): string {
+  const flags = parseFlags(argv);
+  if (flags['no-web'] !== undefined && flags['no-web'] !== 'false') return '';
+  const chosen = flags['web-dir'] ?? environmentWebDir;
+  if (chosen !== undefined && chosen.trim() !== '') return chosen;
+  return existsSync(join(bundledWebDir, 'index.html')) ? bundledWebDir : '';
+}
+
+/** The start-up line: plain on a terminal, a JSON log line otherwise, whatever the log level. */
+function banner(url: string, json: boolean, webDir: string): string {
+  const message = `Confab is running at ${url}`;
+  if (!json) return `${message} (${webDir === '' ? 'the API only, no web app' : `web app from ${webDir}`})`;
+  return JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, url, web: webDir === '' ? null : webDir, msg: message });
+}
+
 async function serve(argv: string[]): Promise<void> {
-  const options = optionsFromEnvironment(argv);
-  const server = await startServer({ ...options, logger: true });
-  console.log(`Confab is running at ${server.url}`);
+  const webDir = webDirOption(argv, process.env['CONFAB_WEB_DIR']);
+  const options: ServerOptions = { ...optionsFromEnvironment(argv), webDir, logger: true };
+  const json = logFormatFor(options.logFormat, process.stdout) === 'json';
+  const server = await startServer(options);
+  console.log(banner(server.url, json, webDir));
   let closing = false;
   const shutdown = () => {
+    // Ctrl-C under `pnpm start` arrives twice (from the terminal and forwarded): one drain.
     if (closing) return;
     closing = true;
+    setTimeout(() => {
+      console.error(`confab-server: shutdown took over ${shutdownTimeoutMs / 1000} s; exiting`);
+      process.exit(1);
+    }, shutdownTimeoutMs).unref();
     server.close().then(
       () => process.exit(0),
-      () => process.exit(1),
+      (error: unknown) => {
+        console.error(`confab-server: shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
     );
   };
   process.on('SIGINT', shutdown);

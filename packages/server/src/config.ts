@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { HostedAgentHandler } from './agents/transports/inProcess';
+import { logFormats, logLevels, type LogFormat, type LogLevel } from './http/logging';
 
 /** Options a caller of `startServer` may give; every field is optional (see docs/CONTRACTS.md). */
 export interface ServerOptions {
@@ -19,16 +20,23 @@ export interface ServerOptions {
   mailDomain?: string;
   /** Server secret; default: generated once and kept in <dataDir>/secret. */
   secret?: string;
-  /** Built reference app served at / with SPA fallback. */
+  /** Built reference app served at / with SPA fallback; '' or undefined serves none (env CONFAB_WEB_DIR, flag --web-dir). */
   webDir?: string;
   /** Base of mailed links; default: the listening URL. */
   publicUrl?: string;
   logger?: boolean;
   /**
-   * Where the log lines (JSON, one a line) go when `logger` is true; default stdout. Lets an
-   * embedding process or a test read them.
+   * Where the log lines go when `logger` is true; default stdout. Lets an embedding process or a
+   * test read them.
    */
   logStream?: NodeJS.WritableStream;
+  /** Lowest level logged (env CONFAB_LOG_LEVEL, flag --log-level). Default 'info': one line per request. */
+  logLevel?: string;
+  /**
+   * 'json' (one JSON object a line) or 'pretty' (readable lines) (env CONFAB_LOG_FORMAT, flag
+   * --log-format). Default: 'pretty' when the log stream is a terminal, else 'json'.
+   */
+  logFormat?: string;
   /**
    * Trust X-Forwarded-For/-Proto from a reverse proxy (env CONFAB_TRUST_PROXY=1), so per-IP
    * login limits and derived URLs see the real client. Default false.
@@ -131,6 +139,8 @@ export interface ServerConfig {
   publicUrl: string | undefined;
   logger: boolean;
   logStream: NodeJS.WritableStream | undefined;
+  logLevel: LogLevel;
+  logFormat: LogFormat;
   trustProxy: boolean;
   allowedOrigins: string[];
   wsFramesPerSecond: number;
@@ -223,6 +233,8 @@ export function optionsFromEnvironment(
     secret: environment['CONFAB_SECRET'],
     webDir: flags['web-dir'] ?? environment['CONFAB_WEB_DIR'],
     publicUrl: environment['CONFAB_PUBLIC_URL'],
+    logLevel: flags['log-level'] ?? environment['CONFAB_LOG_LEVEL'],
+    logFormat: flags['log-format'] ?? environment['CONFAB_LOG_FORMAT'],
     trustProxy: ['1', 'true', 'yes'].includes((environment['CONFAB_TRUST_PROXY'] ?? '').toLowerCase()) || undefined,
     allowedOrigins: environment['CONFAB_ALLOWED_ORIGINS']?.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''),
     wsFramesPerSecond: environment['CONFAB_WS_FRAMES_PER_SECOND'] === undefined ? undefined : Number(environment['CONFAB_WS_FRAMES_PER_SECOND']),
@@ -289,6 +301,20 @@ export function inboundSmtpAddress(text: string | undefined): { host: string; po
   return { host, port: Number.isInteger(port) && port >= 0 && port < 65536 ? port : 2525 };
 }
 
+/** The log format `text` names, else 'pretty' on a terminal and 'json' elsewhere; a bad name throws. */
+export function logFormatFor(text: string | undefined, stream: NodeJS.WritableStream): LogFormat {
+  const terminal = (stream as { isTTY?: boolean }).isTTY === true;
+  return oneOf('--log-format (CONFAB_LOG_FORMAT)', text, logFormats, terminal ? 'pretty' : 'json');
+}
+
+/** One of `allowed` (any case), or `fallback` when not given; anything else is a clear error. */
+function oneOf<T extends string>(name: string, text: string | undefined, allowed: readonly T[], fallback: T): T {
+  const value = nonEmpty(text)?.trim().toLowerCase();
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) throw new Error(`${name} must be one of ${allowed.join(', ')} (got '${text}')`);
+  return value as T;
+}
+
 /** Resolves options into a full config, creating the data directory and secret if needed. */
 export function resolveConfig(options: ServerOptions = {}): ServerConfig {
   const dataDir = resolve(options.dataDir ?? './data');
@@ -307,6 +333,8 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     publicUrl: nonEmpty(options.publicUrl)?.replace(/\/+$/, ''),
     logger: options.logger ?? false,
     logStream: options.logStream,
+    logLevel: oneOf('--log-level (CONFAB_LOG_LEVEL)', options.logLevel, logLevels, 'info'),
+    logFormat: logFormatFor(options.logFormat, options.logStream ?? process.stdout),
     trustProxy: options.trustProxy ?? false,
     allowedOrigins: (options.allowedOrigins ?? []).map((origin) => origin.replace(/\/+$/, '')),
     wsFramesPerSecond: positiveOr(options.wsFramesPerSecond, defaultWsFramesPerSecond),

@@ -14,15 +14,22 @@ import { createAgentRuntime, createPresence } from './agents/index';
 import { openDatabase } from './store/database';
 import { createStore } from './store/store';
 
-/** A running server. `close()` stops listening and releases the database. */
+/**
+ * A running server. `close()` drains: it stops accepting connections, closes the WebSockets and
+ * idle keep-alive connections, lets requests in flight finish (for at most `drainTimeoutMs`,
+ * default 10 s, then cuts them), and releases the inbound SMTP listener, bus, mail and database.
+ */
 export interface ConfabServer {
   url: string;
   port: number;
   dataDir: string;
   /** The inbound SMTP listener's port; undefined when it is off or its port was taken (see /api/health). */
   inboundSmtpPort: number | undefined;
-  close(): Promise<void>;
+  close(options?: { drainTimeoutMs?: number }): Promise<void>;
 }
+
+/** How long `close()` waits for requests in flight before it cuts their connections. */
+const defaultDrainTimeoutMs = 10_000;
 
 /** Unsent bytes a socket may pile up before it counts as a slow consumer and is dropped. */
 const maxSocketBufferBytes = 1024 * 1024;
@@ -97,10 +104,25 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
     port,
     dataDir: config.dataDir,
     inboundSmtpPort: inbound?.port,
-    async close() {
+    async close({ drainTimeoutMs = defaultDrainTimeoutMs } = {}) {
       await inbound?.close();
       await gateway.close();
-      await app.close();
+      // app.close() stops listening, answers new requests on open connections with 503 and waits
+      // for those in flight; past the bound their connections are cut.
+      let cut: NodeJS.Timeout | undefined;
+      const drained = app.close();
+      await Promise.race([
+        drained,
+        new Promise<void>((resolve) => {
+          cut = setTimeout(() => {
+            logger.warn({ drainTimeoutMs }, 'requests still in flight at shutdown were cut');
+            app.server.closeAllConnections();
+            resolve();
+          }, drainTimeoutMs);
+        }),
+      ]);
+      clearTimeout(cut);
+      await drained;
       await agents.close();
       services.drops.close();
       await bus.close();

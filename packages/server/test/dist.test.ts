@@ -28,7 +28,7 @@ async function startBuilt(dataDir: string): Promise<{ child: ChildProcess; url: 
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /Confab is running at (http:\/\/\S+)/.exec(output);
+      const match = /Confab is running at (http:\/\/[^\s"]+)/.exec(output);
       if (match?.[1]) resolve(match[1]);
     };
     child.stdout?.on('data', onData);
@@ -147,7 +147,7 @@ describe.skipIf(!built || node24 === undefined)('the built confab-server under N
       const url = await new Promise<string>((resolve, reject) => {
         const onData = (chunk: Buffer) => {
           output += chunk.toString();
-          const match = /Confab is running at (http:\/\/\S+)/.exec(output);
+          const match = /Confab is running at (http:\/\/[^\s"]+)/.exec(output);
           if (match?.[1]) resolve(match[1]);
         };
         child.stdout?.on('data', onData);

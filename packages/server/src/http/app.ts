@@ -19,31 +19,11 @@ import { registerResponseHeaders } from './responseHeaders';
 import { registerStaticHosting } from './staticHosting';
 import { registerSystemRoutes } from './systemRoutes';
 import { registerUploadCleanup } from './uploadParser';
-import { logRedactPaths, redactUrl } from './redaction';
-
-/**
- * Logs carry method, redacted URL and status only: no headers (Authorization), no bodies
- * (passwords), no secrets of the URL (http/redaction.ts). `stream` defaults to stdout.
- */
-function loggerOptions(enabled: boolean, stream: NodeJS.WritableStream | undefined) {
-  if (!enabled) return false;
-  return {
-    level: 'info',
-    ...(stream === undefined ? {} : { stream }),
-    redact: { paths: [...logRedactPaths], censor: '[redacted]' },
-    serializers: {
-      req: (request: { method: string; url: string; ip?: string }) => ({
-        method: request.method,
-        url: redactUrl(request.url),
-        ip: request.ip,
-      }),
-    },
-  };
-}
+import { loggerOptions } from './logging';
 
 export async function buildApp(config: ServerConfig, services: Services, agents: AgentRuntime): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(config.logger, config.logStream),
+    ...loggerOptions(config),
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
     // Parameters stay strings; ids are validated by the services.

@@ -1,24 +1,69 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { notFoundBody } from './errorHandler';
 
+/** A year: the longest `max-age` caches honour. Hashed names change whenever the bytes do. */
+export const immutableCacheControl = 'public, max-age=31536000, immutable';
+/** index.html and everything without a hash in its name: cached, but revalidated on every use. */
+export const revalidateCacheControl = 'no-cache';
+
+/**
+ * True for Vite's hashed build output, `assets/<name>-<hash>.<ext>` (and its source maps):
+ * `assets/index-Bvkr_J5D.css`, `assets/Agents-Bk29-5x8.js.map`.
+ */
+export function isHashedAsset(relativePath: string): boolean {
+  return /^assets\/(?:[^/]+\/)*[^/]*-[\w-]{8,}\.[\w.]+$/.test(relativePath.replace(/\.(?:br|gz)$/, ''));
+}
+
 /**
  * Serves the built reference app at / and answers any other non-/api GET with its index.html,
  * so client-side routes (/login, /reset-password?token=…) survive a reload. /api stays JSON.
+ *
+ * Files go out compressed when the browser accepts it: the `.br` / `.gz` copies written next to
+ * them by scripts/bundle-web.mjs when present, else compressed as they are sent. Hashed assets are
+ * cached for a year; index.html and other files are revalidated. Compression lives in this
+ * plugin's scope only: API answers, file downloads (Range), uploads and the WebSocket upgrade
+ * never pass through it.
  */
 export async function registerStaticHosting(app: FastifyInstance, webDir: string | undefined): Promise<void> {
-  const hasApp = webDir !== undefined && existsSync(join(webDir, 'index.html'));
-  if (hasApp) {
-    await app.register(fastifyStatic, { root: webDir, prefix: '/', index: ['index.html'], wildcard: true });
+  if (webDir !== undefined && existsSync(join(webDir, 'index.html'))) {
+    await app.register(async (scope) => registerWebApp(scope, webDir));
   }
-  app.setNotFoundHandler(async (request, reply) => {
+  app.setNotFoundHandler(async (_request, reply) => reply.code(404).type('application/json; charset=utf-8').send(notFoundBody()));
+}
+
+async function registerWebApp(scope: FastifyInstance, webDir: string): Promise<void> {
+  await scope.register(fastifyCompress, {
+    global: true,
+    // Request bodies are never inflated here (uploads stream as sent; no decompression bombs).
+    globalDecompression: false,
+    encodings: ['br', 'gzip'],
+    threshold: 256,
+  });
+  await scope.register(fastifyStatic, {
+    root: webDir,
+    prefix: '/',
+    index: ['index.html'],
+    // One route per file found at start-up, so the catch-all below can answer the rest.
+    wildcard: false,
+    globIgnore: ['**/*.br', '**/*.gz'],
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders: (response, path) => {
+      const relativePath = relative(webDir, path).split(sep).join('/');
+      response.setHeader('cache-control', isHashedAsset(relativePath) ? immutableCacheControl : revalidateCacheControl);
+      response.setHeader('vary', 'accept-encoding');
+    },
+  });
+  scope.get('/*', async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    const isPageRequest = (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api');
-    if (hasApp && isPageRequest) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    // A missing script or style is a 404, not the app's page (a stale tab asking for an old hash).
+    if (path === '/api' || path.startsWith('/api/') || path.startsWith('/assets/')) {
+      return reply.code(404).type('application/json; charset=utf-8').send(notFoundBody());
     }
-    return reply.code(404).type('application/json; charset=utf-8').send(notFoundBody());
+    return reply.sendFile('index.html');
   });
 }

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// Copies the built reference app (apps/reference/dist) into this package's web/, which the
+// published confab-server serves at / by default, and writes brotli (.br) and gzip (.gz) copies of
+// its compressible files, which the server sends to browsers that accept them. Runs on `pnpm pack`
+// (prepack) and in `pnpm start`. Usage: node scripts/bundle-web.mjs [source-dir]
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+const source = resolve(process.argv[2] ?? join(packageDir, '../../apps/reference/dist'));
+const target = join(packageDir, 'web');
+/** Text formats worth compressing; source maps are left to on-the-fly compression (devtools only). */
+const compressible = /\.(?:html|js|mjs|css|svg|json|webmanifest|txt|xml|wasm)$/;
+const minimumBytes = 256;
+
+if (process.env['npm_lifecycle_event'] === 'prepack' && !existsSync(join(packageDir, 'dist/bin.js'))) {
+  console.error('bundle-web: dist/bin.js is missing. Build the server first:\n  pnpm --filter @confab/client --filter @confab/server build');
+  process.exit(1);
+}
+if (!existsSync(join(source, 'index.html'))) {
+  console.error(`bundle-web: ${source}/index.html is missing. Build the reference app first:\n  pnpm --filter @confab/reference build`);
+  process.exit(1);
+}
+
+function* files(directory) {
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) yield* files(path);
+    else if (entry.isFile()) yield path;
+  }
+}
+
+rmSync(target, { recursive: true, force: true });
+// Build metadata such as .vite/manifest.json is not part of the site.
+cpSync(source, target, { recursive: true, filter: (path) => !relative(source, path).split(/[\\/]/).some((part) => part.startsWith('.')) });
+let written = 0;
+for (const path of files(target)) {
+  if (!compressible.test(path) || statSync(path).size < minimumBytes) continue;
+  const bytes = readFileSync(path);
+  const brotli = brotliCompressSync(bytes, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+  });
+  const gzip = gzipSync(bytes, { level: 9 });
+  // A copy that saves nothing is left out; the server then sends the file itself.
+  if (brotli.length < bytes.length) writeFileSync(`${path}.br`, brotli);
+  if (gzip.length < bytes.length) writeFileSync(`${path}.gz`, gzip);
+  written += 1;
+}
+console.log(`bundle-web: ${relative(process.cwd(), source) || '.'} → ${relative(process.cwd(), target)} (${written} files precompressed)`);
