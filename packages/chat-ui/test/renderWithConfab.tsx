@@ -6,7 +6,7 @@ import { ConfabClient } from '@confab/client';
 import { ConfabProvider } from '../src/provider/ConfabProvider';
 import type { ConfabComponents } from '../src/provider/ComponentsContext';
 import type { NavigateFunction } from '../src/provider/types';
-import { createFakeBackend, type FakeBackend } from '../src/testing/fakeBackend';
+import { createFakeBackend, type FakeBackend } from '@confab/client/testing/fakeBackend';
 
 export interface ConfabRenderResult extends RenderResult {
   client: ConfabClient;

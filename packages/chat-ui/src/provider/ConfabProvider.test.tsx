@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ClientState } from '@confab/client';
 import { createTestClient } from '../../test/renderWithConfab';
 import { Link, type LinkProps } from '../components/Link/Link';
-import { createFakeBackend } from '../testing/fakeBackend';
+import { createFakeBackend } from '@confab/client/testing/fakeBackend';
 import { useComponents } from './ComponentsContext';
 import { ConfabProvider } from './ConfabProvider';
 import { useConfabClient, useConfabStore, useNavigate } from './hooks';

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createTestClient } from '../../test/renderWithConfab';
 import { ConfabProvider } from '../provider/ConfabProvider';
 import { storyUserRecord } from '../storybook/storyClient';
-import { createFakeBackend } from '../testing/fakeBackend';
+import { createFakeBackend } from '@confab/client/testing/fakeBackend';
 import { usePrivateRoute } from './usePrivateRoute';
 
 function setup(pathname: string, signedIn = false) {

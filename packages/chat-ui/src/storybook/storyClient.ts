@@ -1,5 +1,5 @@
 import { ConfabClient, type ClientState, type UserRecord } from '@confab/client';
-import { createFakeBackend, fakeToken, type FakeBackend } from '../testing/fakeBackend';
+import { createFakeBackend, fakeToken, type FakeBackend } from '@confab/client/testing/fakeBackend';
 import { storyDeveloperAgents, storyHostedAgents } from './storyAgents';
 
 /** Credentials stories use; the fake backend knows this account. */

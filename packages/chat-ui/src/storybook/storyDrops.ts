@@ -1,4 +1,4 @@
-import type { FakeBackend } from '../testing/fakeBackend';
+import type { FakeBackend } from '@confab/client/testing/fakeBackend';
 import { storyChats } from './storyData';
 
 /**

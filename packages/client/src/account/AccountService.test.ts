@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfabClient } from '../client/ConfabClient';
+import { errorResponse, json } from '../testing/fakeHttp';
 import { startFakeServer } from '../testing/fakeServer';
 import type { FakeServer } from '../testing/fakeServer';
 
@@ -8,6 +9,12 @@ let client: ConfabClient;
 
 beforeEach(async () => {
   server = await startFakeServer();
+  // complete-account's rules (who may, which names are free) are the real server's: scripted here.
+  server.backend.override('POST /api/complete-account', (_request, body) =>
+    body['username'] === 'taken'
+      ? errorResponse(400, 'Failed.', { username: { code: 'validation_not_unique', message: 'Username already taken.' } })
+      : json(200, { message: 'Account completed' }),
+  );
   client = new ConfabClient({ baseUrl: server.url, realtime: { autoConnect: false } });
   await client.login('alice', 'correct-horse');
 });

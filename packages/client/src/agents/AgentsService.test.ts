@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfabClient } from '../client/ConfabClient';
 import { connectedClient } from '../testing/connectedClient';
-import { buildAgentView } from '../testing/fakeAgents';
+import { buildFakeAgent } from '../testing/fakeAgents';
 import { startFakeGateway } from '../testing/fakeGateway';
 import type { FakeGateway } from '../testing/fakeGateway';
 import { startFakeServer } from '../testing/fakeServer';
@@ -35,10 +35,10 @@ const lastRequest = () => server.requests.at(-1);
 const state = () => client.store.getState();
 
 describe('agents.search', () => {
-  const deep = buildAgentView({ username: 'deep', name: 'Deep Research', agent_type: 'confab-agent', status: 'active' });
+  const deep = buildFakeAgent({ username: 'deep', name: 'Deep Research', agent_type: 'confab-agent', status: 'active' });
 
   it('asks with the trimmed query and the chat, answering the spec search form', async () => {
-    server.agents.searchAnswer = [deep];
+    server.backend.agents.push(deep);
     const found = await client.agents.search('  de ', { chatId: 'chat1' });
     expect(found).toEqual([{ id: deep.id, name: 'Deep Research', username: 'deep', agent_type: 'confab-agent', description: '', status: 'active', created_by: deep.created_by }]);
     expect(lastRequest()?.path).toBe('/api/agents/search?q=de&chat_id=chat1');
@@ -52,7 +52,7 @@ describe('agents.search', () => {
 
   it('caches answers 30 s per query and chat (spec §9)', async () => {
     vi.useFakeTimers(fakeTimerOptions);
-    server.agents.searchAnswer = [deep];
+    server.backend.agents.push(deep);
     await client.agents.search('deep');
     await client.agents.search(' DEEP ');
     expect(agentRequests()).toHaveLength(1);
@@ -67,7 +67,7 @@ describe('agents.search', () => {
   });
 
   it('does not cache failures, and a created agent clears the cache', async () => {
-    server.agents.failNext = { status: 500, message: 'Search is down.' };
+    server.backend.failNext(500, 'Search is down.');
     await expect(client.agents.search('deep')).rejects.toMatchObject({ status: 500, message: 'Search is down.' });
     await client.agents.search('deep');
     expect(agentRequests()).toHaveLength(2);
@@ -85,20 +85,20 @@ describe('agents.search', () => {
 
 describe("the user's agents in the store", () => {
   it('lists mine into store.agents with loading and error states', async () => {
-    const echo = buildAgentView({ username: 'echo' });
-    server.agents.agents = [echo];
+    const echo = buildFakeAgent({ username: 'echo' });
+    server.backend.agents.push(echo);
     const loading = client.agents.mine();
     expect(state()).toMatchObject({ agentsLoading: true, agentsError: null });
     await expect(loading).resolves.toEqual([echo]);
     expect(state()).toMatchObject({ agents: [echo], agentsLoading: false });
-    server.agents.failNext = { status: 500, message: 'Broken.' };
+    server.backend.failNext(500, 'Broken.');
     await expect(client.agents.mine()).rejects.toMatchObject({ status: 500 });
     expect(state()).toMatchObject({ agents: [echo], agentsLoading: false, agentsError: 'Broken.' });
   });
 
   it('creates with trimmed fields; the key comes back once and the agent enters the store before hosted ones', async () => {
-    const hosted = buildAgentView({ username: 'deep', agent_type: 'confab-agent', status: 'active' });
-    server.agents.agents = [hosted];
+    const hosted = buildFakeAgent({ username: 'deep', agent_type: 'confab-agent', status: 'active' });
+    server.backend.agents.push(hosted);
     await client.agents.mine();
     const created = await client.agents.create({ name: '  Echo Bot ', description: ' repeats ', username: '@echo_bot', siteWideAvailable: false });
     expect(lastRequest()?.body).toEqual({ name: 'Echo Bot', description: 'repeats', username: 'echo_bot', site_wide_available: false });
@@ -120,7 +120,7 @@ describe("the user's agents in the store", () => {
     expect(state().agents).toEqual([updated]);
     const rotated = await client.agents.rotateKey(agent.id);
     expect(lastRequest()).toMatchObject({ method: 'POST', path: `/api/agents/${agent.id}/rotate-key` });
-    expect(rotated.api_key).toBe(server.agents.keys.at(-1));
+    expect(rotated.api_key).toBe(server.backend.agentKeys.at(-1));
     await client.agents.remove(agent.id);
     expect(lastRequest()).toMatchObject({ method: 'DELETE', path: `/api/agents/${agent.id}` });
     expect(state().agents).toEqual([]);
@@ -130,11 +130,11 @@ describe("the user's agents in the store", () => {
     const gateway: FakeGateway = await startFakeGateway();
     const live = await connectedClient(server, gateway);
     try {
-      const echo = buildAgentView({ username: 'echo' });
-      server.agents.agents = [echo];
+      const echo = buildFakeAgent({ username: 'echo' });
+      server.backend.agents.push(echo);
       await live.agents.mine();
       // Its first connection made its dev room: coming online reloads the list to show it.
-      server.agents.agents = [{ ...echo, status: 'online', dev_room_id: 'devroom00000001' }];
+      server.backend.agents[0] = { ...echo, status: 'online', dev_room_id: 'devroom00000001' };
       gateway.push({ type: 'agent_presence', agent_id: echo.id, status: 'online' });
       await waitUntil(() => live.store.getState().agents[0]?.status === 'online', 'the agent to be online');
       await waitUntil(() => live.store.getState().agents[0]?.dev_room_id === 'devroom00000001', 'its dev room');
@@ -170,17 +170,17 @@ describe('hosted Confab agents', () => {
   it('refuses a blank display name without a request, and passes 403 on', async () => {
     await expect(client.agents.createHosted({ name: ' ' })).rejects.toMatchObject({ status: 400, message: 'Please enter a display name' });
     expect(agentRequests()).toHaveLength(0);
-    server.agents.failNext = { status: 403, message: 'Only admins can manage Confab agents.' };
+    server.backend.failNext(403, 'Only admins can manage Confab agents.');
     await expect(client.agents.listHosted()).rejects.toMatchObject({ status: 403 });
   });
 });
 
 describe('the spec §8 agent texts', () => {
   it('words failures with field errors, the server message, or the error itself', async () => {
-    server.agents.failNext = { status: 400, message: 'Failed to create agent.', data: { username: { code: 'validation_not_unique', message: 'The username is taken.' } } };
+    server.backend.failNext(400, 'Failed to create agent.', { username: { code: 'validation_not_unique', message: 'The username is taken.' } });
     const taken = await client.agents.create({ name: 'Echo', username: 'echo' }).catch((error: unknown) => error);
     expect(createAgentErrorMessage(taken)).toBe('Failed to create agent: Username: The username is taken');
-    server.agents.failNext = { status: 404, message: 'Agent not found.' };
+    server.backend.failNext(404, 'Agent not found.');
     const missing = await client.agents.update('nope', { description: 'x' }).catch((error: unknown) => error);
     expect(updateAgentErrorMessage(missing)).toBe('Failed to update agent: Agent not found.');
     expect(deleteAgentErrorMessage(new Error('Network down'))).toBe('Failed to delete agent: Network down');

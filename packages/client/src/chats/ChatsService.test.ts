@@ -18,7 +18,7 @@ let client: ConfabClient;
 beforeEach(async () => {
   server = await startFakeServer();
   gateway = await startFakeGateway();
-  server.users.push({ id: bob, username: 'bob', email: 'bob@example.com', password: 'bob-password' });
+  server.users.push({ id: bob, username: 'bob', email: 'bob@example.com', name: '', password: 'bob-password' });
   server.addChat({ id: 'older', name: 'Older', participants: [alice], updated: '2026-01-01 00:00:00.000Z' });
   server.addChat({ id: 'newer', name: 'Newer', participants: [alice, bob], updated: '2026-01-02 00:00:00.000Z' });
   server.addChat({ id: 'bobs', name: 'Not mine', participants: [bob] });
@@ -134,7 +134,7 @@ describe('chats.leave and chats.include', () => {
   });
 
   it('includes a chat just joined in the list', async () => {
-    server.records.chats.find((chat) => chat.id === 'bobs')?.participants.push(alice);
+    server.backend.chats.find((chat) => chat.id === 'bobs')?.participants.push(alice);
     await client.chats.include('bobs');
     expect(state().chats.map((chat) => chat.id)).toContain('bobs');
   });

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { BaseAuthStore, LocalAuthStore } from 'pocketbase';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfabError } from '../errors';
+import { errorResponse, json } from '../testing/fakeHttp';
 import { startFakeServer } from '../testing/fakeServer';
 import type { FakeServer } from '../testing/fakeServer';
 import { loginErrorMessage, registerErrorMessage, resetPasswordErrorMessage } from '../validation/serverErrors';
@@ -12,6 +13,10 @@ let server: FakeServer;
 
 beforeEach(async () => {
   server = await startFakeServer();
+  // Two product routes of the tests' own: one that shows the Authorization header it got, one that answers 404.
+  server.backend.override('GET /api/echo-auth', (request) => json(200, { authorization: request.headers.get('Authorization') }));
+  server.backend.override('GET /api/invitation/missing', () => errorResponse(404, 'Invalid or expired invitation'));
+  server.backend.resetTokens.add('valid-reset-token');
 });
 
 afterEach(async () => {
@@ -31,8 +36,8 @@ describe('ConfabClient.loadConfig', () => {
   it('reads GET /api/config', async () => {
     const client = new ConfabClient({ baseUrl: server.url });
     expect(await client.loadConfig()).toEqual({
-      api_base_url: 'https://api.confab.test',
-      websocket_url: 'wss://api.confab.test/api/ws',
+      api_base_url: 'http://confab.test',
+      websocket_url: 'ws://confab.test/api/ws',
       environment: 'test',
       public_domain: 'confab.test',
     });

@@ -1,19 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfabClient } from '../client/ConfabClient';
 import { connectedClient } from '../testing/connectedClient';
-import { buildWireDrop, createFakeDrops, type FakeDrops } from '../testing/fakeDrops';
+import type { WireDrop } from '../protocol';
+import { buildFakeDrop } from '../testing/fakeDrops';
 import { startFakeGateway, type FakeGateway } from '../testing/fakeGateway';
 import { startFakeServer, type FakeServer } from '../testing/fakeServer';
 import { settle, waitUntil } from '../testing/waitUntil';
 
+const alice = 'alice0000000001';
 let server: FakeServer;
-let drops: FakeDrops;
 let client: ConfabClient;
 
 beforeEach(async () => {
   server = await startFakeServer();
-  drops = createFakeDrops();
-  client = new ConfabClient({ baseUrl: server.url, fetch: drops.fetch(globalThis.fetch), realtime: { autoConnect: false } });
+  // Alice follows Launch (the Following feed); Design is a chat she does not follow (Discover).
+  server.addChat({ id: 'chat1', name: 'Launch', participants: [alice] });
+  server.addChat({ id: 'chat2', name: 'Design', participants: ['bob000000000001'] });
+  server.backend.dropData.follows.add('chat1');
+  client = new ConfabClient({ baseUrl: server.url, realtime: { autoConnect: false } });
   await client.login('alice', 'correct-horse');
 });
 
@@ -23,21 +27,21 @@ afterEach(async () => {
 });
 
 const state = () => client.drops.store.getState();
-const routes = () => drops.requests.map((request) => request.route);
+const dropRequests = () => server.requests.filter((request) => /^\/api\/(drops|follow|discover)(\/|$|\?)/.test(request.path));
+const routes = () => dropRequests().map((request) => `${request.method} ${request.path}`);
 
-/** `count` drops in a list, newest first. */
-function seedList(kind: 'feed' | 'trending' | 'discover' | 'bookmarks', count: number, overrides = {}) {
-  const seeded = Array.from({ length: count }, () => buildWireDrop(overrides));
-  drops.drops.push(...seeded);
-  drops.lists[kind].push(...seeded.map((drop) => drop.id));
-  return seeded;
+let seeded = 0;
+/** `count` drops of a chat ('chat1', followed, unless given), each newer than the last; newest first. */
+function seedDrops(count: number, overrides: Partial<WireDrop> = {}): WireDrop[] {
+  const added = Array.from({ length: count }, () => server.backend.addDrop({ title: `Drop ${(seeded += 1)}`, chat_id: 'chat1', ...overrides }));
+  return added.reverse();
 }
 
 describe('the feed service (spec §7)', () => {
   it('asks each list for a page of 20 with the bearer token, and answers the page', async () => {
-    const [first] = seedList('feed', 2);
+    const [first] = seedDrops(2);
     const page = await client.drops.getFeed(1);
-    expect(page).toMatchObject({ has_more: false, total_count: 2, snapshot: 'snap1' });
+    expect(page).toMatchObject({ has_more: false, total_count: 2, snapshot: 'snapshot1' });
     expect(page.drops[0]).toEqual(first);
     await client.drops.getTrending(2, { snapshot: 'abc' });
     await client.drops.getDiscover();
@@ -55,7 +59,7 @@ describe('the feed service (spec §7)', () => {
     ['getTrending', 'Failed to fetch trending drops'],
     ['getDiscover', 'Failed to fetch discovery drops'],
   ] as const)('%s rejects with the spec §8 text, keeping the status and the server message', async (method, text) => {
-    drops.failNext = { status: 503, message: 'Down for maintenance.' };
+    server.backend.failNext(503, 'Down for maintenance.');
     const failure = await client.drops[method](1).catch((error: unknown) => error);
     expect(failure).toMatchObject({ name: 'ConfabError', message: text, status: 503, serverMessage: 'Down for maintenance.' });
   });
@@ -73,14 +77,13 @@ describe('the feed service (spec §7)', () => {
       [() => client.drops.notifications(), 'Failed to fetch notifications'],
     ];
     for (const [call, text] of cases) {
-      drops.failNext = { status: 500, message: 'Boom.' };
+      server.backend.failNext(500, 'Boom.');
       await expect(call()).rejects.toMatchObject({ message: text, status: 500 });
     }
   });
 
   it('getDrop reads a drop by slug or id; an unknown one rejects with 404', async () => {
-    const drop = buildWireDrop({ slug: 'our-launch-plan' });
-    drops.drops.push(drop);
+    const drop = server.backend.addDrop({ title: 'Our launch plan' });
     await expect(client.drops.getDrop('our-launch-plan')).resolves.toEqual(drop);
     await expect(client.drops.getDrop(drop.id)).resolves.toEqual(drop);
     await expect(client.drops.getDrop('gone')).rejects.toMatchObject({ status: 404, message: 'Failed to fetch drop', serverMessage: 'Drop not found' });
@@ -89,28 +92,28 @@ describe('the feed service (spec §7)', () => {
 
 describe('the feed state', () => {
   it('loads page 1 of a tab, then appends pages cut from its snapshot while has_more', async () => {
-    seedList('trending', 45);
+    seedDrops(45);
     await client.drops.loadFeed('trending');
-    expect(state().feed).toMatchObject({ tab: 'trending', page: 1, has_more: true, total_count: 45, loading: false, error: null, snapshot: 'snap1' });
+    expect(state().feed).toMatchObject({ tab: 'trending', page: 1, has_more: true, total_count: 45, loading: false, error: null, snapshot: 'snapshot1' });
     expect(state().feed.drops).toHaveLength(20);
-    // A drop arriving meanwhile does not shift the pages of the snapshot.
-    drops.lists.trending.unshift(...seedList('bookmarks', 1).map((drop) => drop.id));
+    // A drop arriving meanwhile (at the top of the list) does not shift the pages of the snapshot.
+    seedDrops(1, { like_count: 100 });
     await client.drops.loadMore();
     await client.drops.loadMore();
     expect(state().feed).toMatchObject({ page: 3, has_more: false, total_count: 45 });
     expect(new Set(state().feed.drops.map((drop) => drop.id)).size).toBe(45);
-    expect(routes().slice(-2)).toEqual(['GET /api/drops/trending?page=2&per_page=20&snapshot=snap1', 'GET /api/drops/trending?page=3&per_page=20&snapshot=snap1']);
+    expect(routes().slice(-2)).toEqual(['GET /api/drops/trending?page=2&per_page=20&snapshot=snapshot1', 'GET /api/drops/trending?page=3&per_page=20&snapshot=snapshot1']);
     // Nothing more to load: no request.
     await client.drops.loadMore();
     expect(routes()).toHaveLength(3);
   });
 
   it('switching tabs starts again at page 1, and a late answer of the old tab is dropped', async () => {
-    seedList('feed', 25);
-    seedList('discover', 3);
+    seedDrops(25);
+    seedDrops(3, { chat_id: 'chat2', chat_name: 'Design' });
     await client.drops.loadFeed('following');
     await client.drops.loadMore();
-    const release = drops.hold();
+    const release = server.backend.hold();
     const following = client.drops.loadFeed('following');
     const discover = client.drops.loadFeed('discover');
     expect(state().feed).toMatchObject({ tab: 'discover', page: 0, drops: [], loading: true });
@@ -120,7 +123,7 @@ describe('the feed state', () => {
   });
 
   it('keeps the failure text for the screen, and clears it on the next load', async () => {
-    drops.failNext = { status: 500, message: 'Boom.' };
+    server.backend.failNext(500, 'Boom.');
     await expect(client.drops.loadFeed('following')).rejects.toThrow('Failed to fetch feed');
     expect(state().feed).toMatchObject({ loading: false, error: 'Failed to fetch feed' });
     await client.drops.loadFeed('following');
@@ -130,9 +133,9 @@ describe('the feed state', () => {
 
 describe('like and bookmark (spec §4)', () => {
   it('flips at once, takes the server count, and blocks a second toggle while one is in flight', async () => {
-    const [drop] = seedList('feed', 1, { like_count: 4 });
+    const [drop] = seedDrops(1, { like_count: 4 });
     await client.drops.loadFeed('following');
-    const release = drops.hold();
+    const release = server.backend.hold();
     const liking = client.drops.toggleLike(drop!.id);
     expect(state().feed.drops[0]).toMatchObject({ is_liked: true, like_count: 5 });
     expect(client.drops.isPending('like', drop!.id)).toBe(true);
@@ -142,20 +145,20 @@ describe('like and bookmark (spec §4)', () => {
     expect(routes().filter((route) => route.endsWith('/like'))).toHaveLength(1);
     expect(client.drops.isPending('like', drop!.id)).toBe(false);
     // The server's count wins (someone else liked it meanwhile).
-    drops.drops[0]!.like_count = 9;
+    server.backend.dropData.drops[0]!.like_count = 9;
     await client.drops.toggleLike(drop!.id);
     expect(state().feed.drops[0]).toMatchObject({ is_liked: false, like_count: 8 });
   });
 
   it('rolls back on failure, in every view of the drop', async () => {
-    const [drop] = seedList('feed', 1, { like_count: 2, is_bookmarked: true });
+    const [drop] = seedDrops(1, { like_count: 2, is_bookmarked: true });
     await client.drops.loadFeed('following');
     await client.drops.loadDrop(drop!.slug);
-    drops.failNext = { status: 500, message: 'Boom.' };
+    server.backend.failNext(500, 'Boom.');
     await expect(client.drops.toggleLike(drop!.id)).rejects.toThrow('Failed to toggle like');
     expect(state().feed.drops[0]).toMatchObject({ is_liked: false, like_count: 2 });
     expect(state().drop.drop).toMatchObject({ is_liked: false, like_count: 2 });
-    drops.failNext = { status: 500, message: 'Boom.' };
+    server.backend.failNext(500, 'Boom.');
     await expect(client.drops.toggleBookmark(drop!.id)).rejects.toThrow('Failed to toggle bookmark');
     expect(state().drop.drop?.is_bookmarked).toBe(true);
     await client.drops.toggleBookmark(drop!.id);
@@ -166,11 +169,13 @@ describe('like and bookmark (spec §4)', () => {
 });
 
 describe('chats, drops and notifications', () => {
-  const chat = { id: 'chat1', name: 'Launch', description: '', avatar: 'L', is_following: false, follower_count: 1, drop_count: 1, is_participant: false };
-
   it('loads a chat with its drops, follows and unfollows it', async () => {
-    drops.chats.push({ ...chat });
-    drops.drops.push(buildWireDrop({ chat_id: 'chat1' }));
+    // Launch as someone else's chat with one follower: Alice is neither in it nor following it.
+    const launch = server.backend.chats.find((chat) => chat.id === 'chat1');
+    if (launch) launch.participants = ['bob000000000001'];
+    server.backend.dropData.follows.delete('chat1');
+    server.backend.dropData.otherFollowers.set('chat1', 1);
+    seedDrops(1);
     await client.drops.loadChatDrops('chat1');
     expect(state().chatDrops).toMatchObject({ chatId: 'chat1', chat: { name: 'Launch', is_following: false }, loading: false, notFound: false });
     expect(state().chatDrops.drops).toHaveLength(1);
@@ -185,7 +190,7 @@ describe('chats, drops and notifications', () => {
   });
 
   it('lists chats to discover', async () => {
-    drops.discoverChats.push({ id: 'chat2', name: 'Design', avatar: 'D', drop_count: 3, follower_count: 0, last_drop_at: '2026-01-01 00:00:00.000Z' });
+    seedDrops(3, { chat_id: 'chat2', chat_name: 'Design' });
     await expect(client.drops.discoverChats()).resolves.toHaveLength(1);
     expect(state().discover).toMatchObject({ loading: false, error: null, chats: [{ name: 'Design' }] });
   });
@@ -194,16 +199,15 @@ describe('chats, drops and notifications', () => {
     await expect(client.drops.createDrop({ chat_id: 'chat1', title: '  ', content: 'x' })).rejects.toMatchObject({ status: 400, message: 'Please enter a title' });
     await expect(client.drops.createDrop({ chat_id: 'chat1', title: 'x'.repeat(101), content: 'x' })).rejects.toMatchObject({ message: 'Title must be at most 100 characters' });
     await expect(client.drops.createDrop({ chat_id: 'chat1', title: 'x', content: 'y'.repeat(2001) })).rejects.toMatchObject({ message: 'Content must be at most 2000 characters' });
-    expect(drops.requests).toHaveLength(0);
+    expect(dropRequests()).toHaveLength(0);
     const created = await client.drops.createDrop({ chat_id: 'chat1', title: '  Launch plan ', content: '\nWe ship on Monday.  ' });
-    expect(drops.requests[0]).toEqual({ route: 'POST /api/drops', body: { chat_id: 'chat1', title: 'Launch plan', content: 'We ship on Monday.' } });
+    expect(dropRequests()[0]).toMatchObject({ method: 'POST', path: '/api/drops', body: { chat_id: 'chat1', title: 'Launch plan', content: 'We ship on Monday.' } });
     expect(created.slug).toBe('launch-plan');
-    drops.failNext = { status: 404, message: 'Chat not found' };
     await expect(client.drops.createDrop({ chat_id: 'nope', title: 'a', content: 'b' })).rejects.toMatchObject({ message: 'Failed to create drop', serverMessage: 'Chat not found' });
   });
 
   it('deletes a drop from every list', async () => {
-    const [drop] = seedList('feed', 2);
+    const [drop] = seedDrops(2);
     await client.drops.loadFeed('following');
     await client.drops.loadDrop(drop!.id);
     await client.drops.deleteDrop(drop!.id);
@@ -213,7 +217,7 @@ describe('chats, drops and notifications', () => {
   });
 
   it('counts notifications; the Following feed marks them read', async () => {
-    drops.notificationCount = 3;
+    server.backend.dropData.notificationCount = 3;
     await client.drops.notifications();
     expect(state().notificationCount).toBe(3);
     await client.drops.loadFeed('following');
@@ -222,7 +226,7 @@ describe('chats, drops and notifications', () => {
   });
 
   it('a new session starts without the old one’s drops', async () => {
-    seedList('feed', 1);
+    seedDrops(1);
     await client.drops.loadFeed('following');
     client.logout();
     expect(state().feed.drops).toEqual([]);
@@ -235,7 +239,7 @@ describe('drop_published', () => {
 
   beforeEach(async () => {
     gateway = await startFakeGateway();
-    live = await connectedClient(server, gateway, { fetch: drops.fetch(globalThis.fetch) });
+    live = await connectedClient(server, gateway);
   });
   afterEach(async () => {
     live.logout();
@@ -245,30 +249,29 @@ describe('drop_published', () => {
   const liveState = () => live.drops.store.getState();
 
   it("puts someone else's new drop behind 'New drops' and bumps the badge, without a request", async () => {
-    const [old] = seedList('feed', 1);
+    const [old] = seedDrops(1);
     await live.drops.loadFeed('following');
     await settle();
-    const requestsBefore = drops.requests.length;
-    const fresh = buildWireDrop({ title: 'Fresh' });
+    const requestsBefore = dropRequests().length;
+    const fresh = buildFakeDrop({ title: 'Fresh', published_at: '2026-02-01 00:00:00.000Z' });
     gateway.push({ type: 'drop_published', drop: fresh });
     await waitUntil(() => liveState().newDrops.length === 1, 'the new drop');
     expect(liveState().notificationCount).toBe(1);
     // The same frame twice, and the author's own drop, are not news.
     gateway.push({ type: 'drop_published', drop: fresh });
-    gateway.push({ type: 'drop_published', drop: buildWireDrop({ author_id: 'alice0000000001' }) });
+    gateway.push({ type: 'drop_published', drop: buildFakeDrop({ title: 'Mine', author_id: alice }) });
     await settle();
     expect(liveState().newDrops).toHaveLength(1);
     expect(liveState().notificationCount).toBe(1);
-    expect(drops.requests).toHaveLength(requestsBefore);
+    expect(dropRequests()).toHaveLength(requestsBefore);
     live.drops.showNewDrops();
     expect(liveState().feed.drops.map((drop) => drop.title)).toEqual(['Fresh', old!.title]);
     expect(liveState()).toMatchObject({ newDrops: [], notificationCount: 0, feed: { total_count: 2 } });
   });
 
   it("adds a new drop to the open chat's drops", async () => {
-    drops.chats.push({ id: 'chat1', name: 'Launch', description: '', avatar: 'L', is_following: true, follower_count: 1, drop_count: 0, is_participant: true });
     await live.drops.loadChatDrops('chat1');
-    gateway.push({ type: 'drop_published', drop: buildWireDrop({ chat_id: 'chat1', title: 'Live one' }) });
+    gateway.push({ type: 'drop_published', drop: buildFakeDrop({ chat_id: 'chat1', title: 'Live one' }) });
     await waitUntil(() => liveState().chatDrops.drops.length === 1, 'the chat drop');
     expect(liveState().chatDrops.drops[0]?.title).toBe('Live one');
   });

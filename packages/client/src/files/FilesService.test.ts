@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfabClient } from '../client/ConfabClient';
 import { ConfabError } from '../errors';
-import type { UploadedPart } from '../testing/fakeFiles';
+import { errorResponse } from '../testing/fakeHttp';
 import { startFakeServer } from '../testing/fakeServer';
-import type { FakeServer, RecordedRequest } from '../testing/fakeServer';
+import type { FakeServer, RecordedRequest, UploadedPart } from '../testing/fakeServer';
 import { messages } from '../validation/messages';
 import { fileDisplayName, fileUploaderName } from './chatFile';
 import { fileTokenLifetimeMs, fileTokenRefreshMarginMs } from './FilesService';
@@ -17,7 +17,7 @@ let client: ConfabClient;
 
 beforeEach(async () => {
   server = await startFakeServer();
-  server.users.push({ id: bob, username: 'bob', email: 'bob@example.com', password: 'builder-bob' });
+  server.users.push({ id: bob, username: 'bob', email: 'bob@example.com', name: '', password: 'builder-bob' });
   server.addChat({ id: 'chat_launch_001', participants: [alice, bob] });
   server.addChat({ id: 'chat_private_01', participants: [bob] });
   client = new ConfabClient({ baseUrl: server.url, realtime: { autoConnect: false } });
@@ -112,13 +112,18 @@ describe('files.upload', () => {
   });
 
   it("rejects with the server's message when the server refuses the file", async () => {
+    await expect(client.files.upload('chat_private_01', textFile('notes.txt'))).rejects.toMatchObject({ status: 400, message: 'Failed to create record.' });
+    // Content sniffing is the real server's rule (tested there): the fake is told to refuse.
+    const refusal = 'The file content does not match its .pdf extension.';
+    server.backend.override('POST /api/collections/files/records', () =>
+      errorResponse(400, refusal, { file: { code: 'validation_invalid_file_content', message: refusal } }),
+    );
     const disguised = new File(['<html><script>alert(1)</script></html>'], 'report.pdf');
     await expect(client.files.upload('chat_launch_001', disguised)).rejects.toMatchObject({
       status: 400,
       message: 'The file content does not match its .pdf extension.',
       fieldErrors: { file: { code: 'validation_invalid_file_content' } },
     });
-    await expect(client.files.upload('chat_private_01', textFile('notes.txt'))).rejects.toMatchObject({ status: 400, message: 'Failed to create record.' });
   });
 
   it('needs a signed-in user, and can be aborted', async () => {
@@ -137,7 +142,7 @@ describe('files.remove and removeMany', () => {
     const others = server.addFile({ chat: 'chat_launch_001', uploaded_by: bob, original_name: 'bobs.txt' });
 
     await client.files.remove(own.id);
-    expect(server.files.records.map((file) => file.id)).toEqual([others.id]);
+    expect(server.backend.files.map((file) => file.id)).toEqual([others.id]);
     const refusal = client.files.remove(others.id);
     await expect(refusal).rejects.toBeInstanceOf(ConfabError);
     await expect(refusal).rejects.toMatchObject({ status: 404, message: messages.deleteFileNotPermitted });
@@ -145,7 +150,7 @@ describe('files.remove and removeMany', () => {
 
   it("keeps other failures' status and server message", async () => {
     const own = server.addFile({ chat: 'chat_launch_001', uploaded_by: alice, original_name: 'mine.txt' });
-    server.files.deleteFailures.set(own.id, 500);
+    server.backend.override(`DELETE /api/collections/files/records/${own.id}`, () => errorResponse(500, 'Something went wrong while deleting.'));
     await expect(client.files.remove(own.id)).rejects.toMatchObject({ status: 500, message: 'Something went wrong while deleting.' });
   });
 
@@ -154,7 +159,7 @@ describe('files.remove and removeMany', () => {
     const second = server.addFile({ chat: 'chat_launch_001', uploaded_by: alice, original_name: 'b.txt' });
     const bobs = server.addFile({ chat: 'chat_launch_001', uploaded_by: bob, original_name: 'c.txt' });
     const broken = server.addFile({ chat: 'chat_launch_001', uploaded_by: alice, original_name: 'd.txt' });
-    server.files.deleteFailures.set(broken.id, 500);
+    server.backend.override(`DELETE /api/collections/files/records/${broken.id}`, () => errorResponse(500, 'Something went wrong while deleting.'));
 
     const result = await client.files.removeMany([first.id, bobs.id, second.id, broken.id, first.id]);
 
@@ -165,7 +170,7 @@ describe('files.remove and removeMany', () => {
         { id: broken.id, status: 500 },
       ],
     });
-    expect(server.files.records.map((file) => file.id)).toEqual([bobs.id, broken.id]);
+    expect(server.backend.files.map((file) => file.id)).toEqual([bobs.id, broken.id]);
   });
 });
 

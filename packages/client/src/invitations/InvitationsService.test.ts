@@ -3,7 +3,8 @@ import { ConfabClient } from '../client/ConfabClient';
 import { buildPendingInvitation } from '../testing/builders';
 import { connectedClient } from '../testing/connectedClient';
 import { startFakeGateway } from '../testing/fakeGateway';
-import { startFakeServer } from '../testing/fakeServer';
+import { errorResponse, json } from '../testing/fakeHttp';
+import { alice, startFakeServer } from '../testing/fakeServer';
 import type { FakeServer } from '../testing/fakeServer';
 import { waitUntil } from '../testing/waitUntil';
 import { chatIdFromLocation } from './InvitationsService';
@@ -11,8 +12,35 @@ import { chatIdFromLocation } from './InvitationsService';
 let server: FakeServer;
 let client: ConfabClient;
 
+/** Canned answers of the token routes these tests read (the tokens' rules are the real server's, tested there). */
+function scriptTokenRoutes(fake: FakeServer): void {
+  const { override } = fake.backend;
+  override('GET /api/invitation/valid-token', () =>
+    json(200, { id: 'inv1', chat_id: 'chat1', chat: { id: 'chat1', name: 'Launch' }, email: '', link_type: 'shareable', user_exists: false, expires_at: '2026-01-02 00:00:00.000Z' }),
+  );
+  override('GET /api/invitation/missing', () => errorResponse(404, 'Invalid or expired invitation'));
+  override('GET /api/invitation/broken', () => errorResponse(500, 'Something broke.'));
+  override('GET /api/accept-invitation/valid-token', () => new Response(null, { status: 302, headers: { Location: '/chat/chat1' } }));
+  override('GET /api/accept-invitation/no-location', () => new Response(null, { status: 302 }));
+  override('GET /api/accept-invitation/ok-json', () => json(200, { ok: true }));
+  override('GET /api/accept-invitation/expired', () => errorResponse(400, 'Invalid or expired invitation'));
+  override('POST /api/accept-invitation/valid-token', (_request, body) =>
+    body['display_name'] !== undefined && body['username'] === undefined
+      ? json(200, { success: true, temp_password: 'temp-pass', username: 'user_abcdefghij', chat_id: 'chat1' })
+      : json(200, { success: true, username: body['username'], chat_id: 'chat1' }),
+  );
+  override('POST /api/invite-to-chat', (_request, body) => {
+    if (body['username'] === 'ghost') return errorResponse(404, 'User not found');
+    if (body['email'] !== undefined) return json(200, { success: true, status: 'invited', chat_id: body['chat_id'] });
+    return json(200, { success: true, status: 'added', chat_id: body['chat_id'], user: { id: 'u2', username: body['username'], name: '' } });
+  });
+  override('POST /api/create-share-link/c1', (_request, body) => json(200, { share_url: 'http://confab.test/join/tok-c1', expires_at: 'later', max_uses: body['max_uses'] }));
+  override('GET /api/search-users/bo', () => json(200, { users: [{ id: 'u2', username: 'bob', name: 'Bob' }] }));
+}
+
 beforeEach(async () => {
   server = await startFakeServer();
+  scriptTokenRoutes(server);
   client = new ConfabClient({ baseUrl: server.url, realtime: { autoConnect: false } });
 });
 
@@ -112,7 +140,8 @@ describe('the signed-in user\'s pending invitations', () => {
   const design = buildPendingInvitation({ id: 'invitation00002', chat: { id: 'design', name: 'Design' }, invited_by: null });
 
   it('lists them into the store, with loading and error states', async () => {
-    server.pendingInvitations = [launch, design];
+    server.backend.addInvitation({ ...launch, invitee: alice.id });
+    server.backend.addInvitation({ ...design, invitee: alice.id });
     await signIn();
     const loading = client.invitations.listPending();
     expect(client.store.getState()).toMatchObject({ invitationsLoading: true, invitationsError: null });
@@ -127,7 +156,8 @@ describe('the signed-in user\'s pending invitations', () => {
   });
 
   it('accepts one: it leaves the list, the chat enters the chat list, and the chat id comes back', async () => {
-    server.pendingInvitations = [launch, design];
+    server.backend.addInvitation({ ...launch, invitee: alice.id });
+    server.backend.addInvitation({ ...design, invitee: alice.id });
     server.addChat({ id: 'launch', name: 'Launch', participants: ['bob000000000001', 'alice0000000001'] });
     await signIn();
     await client.invitations.listPending();
@@ -138,7 +168,7 @@ describe('the signed-in user\'s pending invitations', () => {
   });
 
   it('declines one, and rejects with the server message for an unknown one', async () => {
-    server.pendingInvitations = [launch];
+    server.backend.addInvitation({ ...launch, invitee: alice.id });
     await signIn();
     await client.invitations.listPending();
     await client.invitations.declinePending(launch.id);
@@ -153,10 +183,10 @@ describe('the signed-in user\'s pending invitations', () => {
     try {
       await live.invitations.listPending();
       expect(live.store.getState().invitations).toEqual([]);
-      server.pendingInvitations = [launch];
+      server.backend.addInvitation({ ...launch, invitee: alice.id });
       gateway.push({ type: 'invitations_changed' });
       await waitUntil(() => live.store.getState().invitations.length === 1, 'the list to load again');
-      server.pendingInvitations = [launch, design];
+      server.backend.addInvitation({ ...design, invitee: alice.id });
       gateway.dropAll();
       await waitUntil(() => live.store.getState().invitations.length === 2, 'the list to load after the reconnect');
     } finally {

@@ -1,110 +1,96 @@
-import type { AgentView } from '../protocol';
+import type { AgentSearchHit, AgentView } from '../protocol';
+import { callerId, errorResponse, json, nextRecordId, stamp } from './fakeHttp';
 
 /*
- * The agent routes of the fake HTTP server (docs/CONTRACTS.md "Agents"), bookkeeping only (house
- * style 19): search answers `searchAnswer` whatever is asked (the matching, the chat's permitted
- * types and site-wide availability are the real server's rules, tested there), mine lists
- * `agents`, and create, update, delete and rotate change that list. A test that needs a refusal
- * sets `failNext`.
+ * The agent routes of the fake backend (docs/CONTRACTS.md "Agents"), bookkeeping only (house
+ * style 19): GET /api/agents/mine answers every agent held, create/update/delete/rotate change
+ * that list, and search answers the agents whose name, username or type contains the query (so
+ * stories look real). Which agents a chat permits, site-wide availability, ownership and the admin check
+ * are the real server's rules, tested there; a test that needs a refusal or a narrower answer
+ * scripts it with `backend.override(...)`.
  */
 
-export interface FakeAgentsState {
-  /** The caller's agents (GET /api/agents/mine) and the hosted ones (GET /api/admin/confab-agents lists those of type confab-agent). */
-  agents: AgentView[];
-  /** What GET /api/agents/search answers. */
-  searchAnswer: AgentView[];
-  /** The next agent request answers this instead (then it is cleared). */
-  failNext: { status: number; message: string; data?: Record<string, unknown> } | null;
-  /** Keys handed out, newest last. */
-  keys: string[];
-}
+export type FakeAgentInput = Partial<AgentView> & { username: string };
 
-type Answer = { status: number; body?: unknown };
-
-export function createFakeAgentsState(): FakeAgentsState {
-  return { agents: [], searchAnswer: [], failNext: null, keys: [] };
-}
-
-let counter = 0;
-
-export function buildAgentView(overrides: Partial<AgentView> & { username: string }): AgentView {
-  counter += 1;
+export function buildFakeAgent(input: FakeAgentInput): AgentView {
+  const hosted = input.agent_type === 'confab-agent';
   return {
-    id: `agent${String(counter).padStart(10, '0')}`,
-    name: overrides.username,
+    id: nextRecordId('agent'),
+    name: input.username,
     description: '',
     agent_type: 'developer-agent',
-    status: 'offline',
+    status: hosted ? 'active' : 'offline',
     site_wide_available: true,
     dev_room_id: '',
-    created_by: 'alice0000000001',
-    created: '2026-01-01 00:00:00.000Z',
-    updated: '2026-01-01 00:00:00.000Z',
-    ...overrides,
+    created_by: '',
+    created: stamp(0),
+    updated: stamp(0),
+    ...input,
   };
 }
 
-const notFound: Answer = { status: 404, body: { status: 404, message: "The requested resource wasn't found.", data: {} } };
+const searchHit = ({ id, name, username, agent_type, description, status, created_by }: AgentView): AgentSearchHit => ({
+  id,
+  name,
+  username,
+  agent_type,
+  description,
+  status,
+  created_by,
+});
 
-export function routeAgents(state: FakeAgentsState, request: { method: string; path: string; body: Record<string, unknown>; userId: string | undefined }): Answer | null {
-  const path = request.path.split('?')[0] ?? '';
-  if (!path.startsWith('/api/agents') && !path.startsWith('/api/admin/confab-agents')) return null;
-  if (request.userId === undefined) return { status: 401, body: { status: 401, message: 'Missing or invalid authentication.', data: {} } };
-  if (state.failNext !== null) {
-    const { status, message, data = {} } = state.failNext;
-    state.failNext = null;
-    return { status, body: { status, message, data } };
-  }
+export function createAgentRoutes(data: { agents: AgentView[]; agentKeys: string[] }) {
   const newKey = () => {
-    const key = `cfk_${String(state.keys.length + 1).padStart(43, '0')}`;
-    state.keys.push(key);
+    const key = `cfk_${'k'.repeat(39)}${String(data.agentKeys.length + 1).padStart(4, '0')}`;
+    data.agentKeys.push(key);
     return key;
   };
-  const { method, body } = request;
-  if (method === 'GET' && path === '/api/agents/search') {
-    return { status: 200, body: { agents: state.searchAnswer.map(({ id, name, username, agent_type, description, status, created_by }) => ({ id, name, username, agent_type, description, status, created_by })) } };
-  }
-  if (method === 'GET' && path === '/api/agents/mine') return { status: 200, body: { agents: state.agents } };
-  if (method === 'POST' && path === '/api/agents') {
-    const name = String(body['name'] ?? '');
-    const agent = buildAgentView({
-      name,
-      username: typeof body['username'] === 'string' ? body['username'] : name.toLowerCase().replace(/[^a-z0-9]+/g, '_'),
-      description: String(body['description'] ?? ''),
-      site_wide_available: body['site_wide_available'] !== false,
-      created_by: request.userId,
-    });
-    state.agents.push(agent);
-    return { status: 200, body: { agent, api_key: newKey() } };
-  }
-  if (method === 'GET' && path === '/api/admin/confab-agents') {
-    return { status: 200, body: { agents: state.agents.filter((agent) => agent.agent_type === 'confab-agent') } };
-  }
-  if (method === 'POST' && path === '/api/admin/confab-agents') {
-    const name = String(body['name'] ?? '');
-    const agent = buildAgentView({
-      name,
-      username: name.toLowerCase().replace(/[^a-z0-9]+/g, '_'),
-      description: String(body['description'] ?? ''),
-      agent_type: 'confab-agent',
-      status: 'active',
-      site_wide_available: body['site_wide_available'] !== false,
-    });
-    state.agents.push(agent);
-    return { status: 200, body: { agent } };
-  }
-  const one = /^\/api\/(?:agents|admin\/confab-agents)\/([^/]+)(\/rotate-key)?$/.exec(path);
-  const agent = one === null ? undefined : state.agents.find((candidate) => candidate.id === decodeURIComponent(one[1] ?? ''));
-  if (one === null || agent === undefined) return notFound;
-  if (method === 'DELETE' && one[2] === undefined) {
-    state.agents = state.agents.filter((candidate) => candidate !== agent);
-    return { status: 204 };
-  }
-  if (method === 'PATCH' && one[2] === undefined) {
-    if (typeof body['description'] === 'string') agent.description = body['description'];
-    if (typeof body['site_wide_available'] === 'boolean') agent.site_wide_available = body['site_wide_available'];
-    return { status: 200, body: { agent } };
-  }
-  if (method === 'POST' && one[2] !== undefined) return { status: 200, body: { agent, api_key: newKey() } };
-  return notFound;
+  const usernameFor = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'agent';
+
+  return (request: Request, url: URL, body: Record<string, unknown>): Response | null => {
+    const path = url.pathname;
+    if (!path.startsWith('/api/agents') && !path.startsWith('/api/admin/confab-agents')) return null;
+    const caller = callerId(request);
+    if (caller === null) return errorResponse(401, 'Missing or invalid authentication.');
+    const { method } = request;
+
+    if (method === 'GET' && path === '/api/agents/search') {
+      const query = (url.searchParams.get('q') ?? '').trim().toLowerCase();
+      if (query === '') return errorResponse(400, 'The search needs at least 1 character.', { q: { code: 'validation_required', message: 'Cannot be blank.' } });
+      const found = data.agents.filter((agent) => [agent.username, agent.name.toLowerCase(), agent.agent_type].some((field) => field.includes(query)));
+      return json(200, { agents: found.map(searchHit) });
+    }
+    if (method === 'GET' && path === '/api/agents/mine') return json(200, { agents: data.agents });
+    if (method === 'GET' && path === '/api/admin/confab-agents') {
+      return json(200, { agents: data.agents.filter((agent) => agent.agent_type === 'confab-agent') });
+    }
+    if (method === 'POST' && (path === '/api/agents' || path === '/api/admin/confab-agents')) {
+      const hosted = path !== '/api/agents';
+      const name = String(body['name'] ?? '');
+      const agent = buildFakeAgent({
+        name,
+        username: typeof body['username'] === 'string' && body['username'] !== '' ? body['username'] : usernameFor(name),
+        description: String(body['description'] ?? ''),
+        site_wide_available: body['site_wide_available'] !== false,
+        agent_type: hosted ? 'confab-agent' : 'developer-agent',
+        created_by: hosted ? '' : caller,
+      });
+      data.agents.push(agent);
+      return json(200, hosted ? { agent } : { agent, api_key: newKey() });
+    }
+    const one = /^\/api\/(?:agents|admin\/confab-agents)\/([^/]+)(\/rotate-key)?$/.exec(path);
+    const agent = one === null ? undefined : data.agents.find((candidate) => candidate.id === decodeURIComponent(one[1] ?? ''));
+    if (one === null || agent === undefined) return errorResponse(404, 'Agent not found.');
+    if (method === 'DELETE' && one[2] === undefined) {
+      data.agents.splice(data.agents.indexOf(agent), 1);
+      return new Response(null, { status: 204 });
+    }
+    if (method === 'PATCH' && one[2] === undefined) {
+      if (typeof body['description'] === 'string') agent.description = body['description'];
+      if (typeof body['site_wide_available'] === 'boolean') agent.site_wide_available = body['site_wide_available'];
+      return json(200, { agent });
+    }
+    if (method === 'POST' && one[2] !== undefined) return json(200, { agent, api_key: newKey() });
+    return null;
+  };
 }

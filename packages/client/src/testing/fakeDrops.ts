@@ -1,155 +1,175 @@
-import type { ChatDropsAnswer, DiscoverChatsAnswer, WireDrop } from '../protocol';
+import type { WireDrop } from '../protocol';
+import type { FakeChat } from './fakeBackend';
+import { callerId, errorResponse, json, nextRecordId, stamp } from './fakeHttp';
 
 /*
- * The drops routes (docs/CONTRACTS.md "Drops"), bookkeeping only (house style 19), as a fetch that
- * answers /api/drops…, /api/follow… and /api/discover… and hands everything else to `next` (the
- * fake HTTP server). Lists answer `lists[kind]` in order, paged over a snapshot taken by page 1;
- * like and bookmark toggle flags and counts. Ranking, visibility and who may do what are the real
- * server's rules, tested there. A test that needs a refusal sets `failNext`, or `hold()`s answers.
+ * The drops routes of the fake backend (docs/CONTRACTS.md "Drops"), bookkeeping only (house
+ * style 19), for one signed-in person: the feed is the drops of the chats in `follows` (newest
+ * first), trending and discover are ordered by likes, bookmarks are the bookmarked drops, all paged
+ * over a snapshot taken by page 1; like, bookmark, follow, create and delete change the data. The
+ * real ranking, the visibility and permission rules are tested on the real server; a test that
+ * needs a refusal scripts it with `backend.override(...)`.
  */
 
-export type FakeDropListKind = 'feed' | 'trending' | 'discover' | 'bookmarks';
-
-export interface FakeDrops {
-  /** Every drop the routes know (GET /api/drops/{id or slug}, like, bookmark, delete). */
+export interface FakeDropsData {
   drops: WireDrop[];
-  /** Ids per list, in the list's order. */
-  lists: Record<FakeDropListKind, string[]>;
-  chats: ChatDropsAnswer['chat'][];
-  discoverChats: DiscoverChatsAnswer['chats'];
+  /** Chats the caller follows. */
+  follows: Set<string>;
+  /** Followers of each chat besides the caller. */
+  otherFollowers: Map<string, number>;
+  /** What GET /api/drops/notifications counts; POST …/read sets it to 0. */
   notificationCount: number;
-  /** The next drops request answers this instead (then it is cleared). */
-  failNext: { status: number; message: string; data?: Record<string, unknown> } | null;
-  /** Drops requests seen: 'METHOD /path?query' and the JSON body. */
-  requests: Array<{ route: string; body: unknown }>;
-  /** Holds every drops answer until the returned function is called. */
-  hold(): () => void;
-  fetch(next: typeof fetch): typeof fetch;
 }
 
-let counter = 0;
+export type FakeDropInput = Partial<WireDrop> & { title: string };
 
-export function buildWireDrop(overrides: Partial<WireDrop> = {}): WireDrop {
-  counter += 1;
-  const id = overrides.id ?? `drop${String(counter).padStart(11, '0')}`;
+const slugOf = (title: string) =>
+  title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60) || 'drop';
+
+/** A drop of chat 'chat1' ('Launch') unless given, published `index` hours after 2026-01-01. */
+export function buildFakeDrop(input: FakeDropInput, index = 0): WireDrop {
+  const chatName = input.chat_name ?? 'Launch';
   return {
-    id,
-    slug: `drop-${counter}`,
-    title: `Drop ${counter}`,
-    excerpt: 'An excerpt.',
-    content: 'Some **content**.',
+    id: nextRecordId('drop'),
+    slug: slugOf(input.title),
+    excerpt: input.content ? input.content.slice(0, 200) : `What ${input.title} is about.`,
+    content: `What ${input.title} is about.`,
     featured_image: '',
     tags: [],
     chat_id: 'chat1',
-    chat_name: 'Launch',
-    chat_avatar: 'L',
-    author_id: 'bob000000000001',
-    author_name: 'Bob',
-    published_at: '2026-01-01 00:00:00.000Z',
+    chat_name: chatName,
+    chat_avatar: chatName.charAt(0).toUpperCase(),
+    author_id: 'storyuser000002',
+    author_name: 'Bob Builder',
+    published_at: stamp(index * 60),
     view_count: 0,
     like_count: 0,
     reading_time: 1,
     is_liked: false,
     is_bookmarked: false,
     can_delete: false,
-    ...overrides,
+    ...input,
   };
 }
 
-const json = (status: number, body: unknown) => new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-const failure = (status: number, message: string, data: Record<string, unknown> = {}) => json(status, { status, message, data });
-
-export function createFakeDrops(): FakeDrops {
+export function createDropRoutes(data: FakeDropsData, chats: FakeChat[]) {
   const snapshots = new Map<string, string[]>();
-  let gate: Promise<void> | null = null;
-  const state: FakeDrops = {
-    drops: [],
-    lists: { feed: [], trending: [], discover: [], bookmarks: [] },
-    chats: [],
-    discoverChats: [],
-    notificationCount: 0,
-    failNext: null,
-    requests: [],
-    hold() {
-      let release = () => {};
-      gate = new Promise<void>((resolve) => {
-        release = () => {
-          gate = null;
-          resolve();
-        };
-      });
-      return release;
-    },
-    fetch: (next) => async (input, init) => {
-      const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
-      if (!/^\/api\/(drops|follow|discover)(\/|$)/.test(url.pathname)) return next(input, init);
-      const method = init?.method ?? 'GET';
-      const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : {};
-      state.requests.push({ route: `${method} ${url.pathname}${url.search}`, body });
-      if (gate !== null) await gate;
-      if (state.failNext !== null) {
-        const { status, message, data } = state.failNext;
-        state.failNext = null;
-        return failure(status, message, data);
-      }
-      return answer(method, url, body);
-    },
+  const newestFirst = (a: WireDrop, b: WireDrop) => b.published_at.localeCompare(a.published_at);
+  const mostLiked = (a: WireDrop, b: WireDrop) => b.like_count - a.like_count || newestFirst(a, b);
+  const lists: Record<string, () => WireDrop[]> = {
+    feed: () => data.drops.filter((drop) => data.follows.has(drop.chat_id)).sort(newestFirst),
+    trending: () => [...data.drops].sort(mostLiked),
+    discover: () => data.drops.filter((drop) => !data.follows.has(drop.chat_id)).sort(mostLiked),
+    bookmarks: () => data.drops.filter((drop) => drop.is_bookmarked).sort(newestFirst),
   };
+  const byKey = (key: string) => data.drops.find((drop) => drop.id === key || drop.slug === key);
+  const followerCount = (chatId: string) => (data.otherFollowers.get(chatId) ?? 0) + (data.follows.has(chatId) ? 1 : 0);
 
-  const byKey = (key: string) => state.drops.find((drop) => drop.id === key || drop.slug === key);
-
-  const answer = (method: string, url: URL, body: Record<string, unknown>): Response => {
+  return (request: Request, url: URL, body: Record<string, unknown>): Response | null => {
     const path = url.pathname;
-    const list = /^\/api\/drops\/(feed|trending|discover|bookmarks)$/.exec(path)?.[1] as FakeDropListKind | undefined;
+    if (!/^\/api\/(drops|follow|discover)(\/|$)/.test(path)) return null;
+    const caller = callerId(request);
+    if (caller === null) return errorResponse(401, 'Missing or invalid authentication.');
+    const { method } = request;
+
+    const list = /^\/api\/drops\/(feed|trending|discover|bookmarks)$/.exec(path)?.[1];
     if (method === 'GET' && list !== undefined) {
       const page = Number(url.searchParams.get('page') ?? 1);
       const perPage = Number(url.searchParams.get('per_page') ?? 20);
       let snapshot = url.searchParams.get('snapshot') ?? '';
       let ids = snapshots.get(snapshot);
       if (page === 1 || ids === undefined) {
-        snapshot = `snap${snapshots.size + 1}`;
-        ids = [...state.lists[list]];
+        snapshot = `snapshot${snapshots.size + 1}`;
+        ids = (lists[list]?.() ?? []).map((drop) => drop.id);
         snapshots.set(snapshot, ids);
       }
       const drops = ids.slice((page - 1) * perPage, page * perPage).flatMap((id) => byKey(id) ?? []);
       return json(200, { drops, has_more: page * perPage < ids.length, total_count: ids.length, snapshot });
     }
-    const chatDrops = /^\/api\/drops\/chat\/([^/]+)$/.exec(path);
-    if (method === 'GET' && chatDrops) {
-      const chat = state.chats.find((candidate) => candidate.id === decodeURIComponent(chatDrops[1] ?? ''));
-      if (chat === undefined) return failure(404, 'Chat not found');
-      return json(200, { chat, drops: state.drops.filter((drop) => drop.chat_id === chat.id) });
+    if (method === 'GET' && path === '/api/drops/notifications') {
+      return json(200, { count: data.notificationCount, drops: [], last_read_at: stamp(0) });
     }
-    if (method === 'GET' && path === '/api/drops/notifications') return json(200, { count: state.notificationCount, drops: [], last_read_at: '' });
     if (method === 'POST' && path === '/api/drops/notifications/read') {
-      state.notificationCount = 0;
-      return json(204, undefined);
+      data.notificationCount = 0;
+      return new Response(null, { status: 204 });
     }
-    if (method === 'GET' && path === '/api/discover/chats') return json(200, { chats: state.discoverChats });
+    const chatDrops = /^\/api\/drops\/chat\/([^/]+)$/.exec(path);
+    if (method === 'GET' && chatDrops !== null) {
+      const chatId = decodeURIComponent(chatDrops[1] ?? '');
+      const record = chats.find((chat) => chat.id === chatId);
+      const drops = data.drops.filter((drop) => drop.chat_id === chatId).sort(newestFirst);
+      const isParticipant = record?.participants.includes(caller) === true;
+      if (!isParticipant && drops.length === 0) return errorResponse(404, 'Chat not found');
+      const name = record?.name ?? drops[0]?.chat_name ?? '';
+      return json(200, {
+        chat: {
+          id: chatId,
+          name,
+          description: record?.description ?? '',
+          avatar: name.charAt(0).toUpperCase(),
+          is_following: data.follows.has(chatId),
+          follower_count: followerCount(chatId),
+          drop_count: drops.length,
+          is_participant: isParticipant,
+        },
+        drops,
+      });
+    }
+    if (method === 'GET' && path === '/api/discover/chats') {
+      const seen = new Map<string, WireDrop[]>();
+      for (const drop of data.drops) if (!data.follows.has(drop.chat_id)) seen.set(drop.chat_id, [...(seen.get(drop.chat_id) ?? []), drop]);
+      const found = [...seen.entries()].map(([id, drops]) => ({
+        id,
+        name: drops[0]?.chat_name ?? '',
+        avatar: drops[0]?.chat_avatar ?? '',
+        drop_count: drops.length,
+        follower_count: followerCount(id),
+        last_drop_at: drops.map((drop) => drop.published_at).sort().at(-1) ?? '',
+      }));
+      return json(200, { chats: found.slice(0, 20) });
+    }
     const follow = /^\/api\/follow\/([^/]+)$/.exec(path);
-    if (follow) {
+    if (follow !== null) {
       const chatId = decodeURIComponent(follow[1] ?? '');
-      const chat = state.chats.find((candidate) => candidate.id === chatId);
-      const following = method === 'POST';
-      if (chat !== undefined && chat.is_following !== following) {
-        chat.is_following = following;
-        chat.follower_count += following ? 1 : -1;
-      }
-      return json(200, { chat_id: chatId, following, follower_count: chat?.follower_count ?? (following ? 1 : 0) });
+      if (method === 'POST') data.follows.add(chatId);
+      else data.follows.delete(chatId);
+      return json(200, { chat_id: chatId, following: data.follows.has(chatId), follower_count: followerCount(chatId) });
     }
     if (method === 'POST' && path === '/api/drops') {
-      const drop = buildWireDrop({ chat_id: String(body['chat_id']), title: String(body['title']), content: String(body['content']), can_delete: true });
-      drop.slug = drop.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-      state.drops.unshift(drop);
+      const chat = chats.find((candidate) => candidate.id === body['chat_id'] && candidate.participants.includes(caller));
+      if (chat === undefined) return errorResponse(404, 'Chat not found');
+      const title = String(body['title'] ?? '').trim();
+      const content = String(body['content'] ?? '').trim();
+      let slug = slugOf(title);
+      for (let suffix = 2; data.drops.some((drop) => drop.slug === slug); suffix += 1) slug = `${slugOf(title)}-${suffix}`;
+      const drop = buildFakeDrop({
+        title,
+        content,
+        slug,
+        chat_id: chat.id,
+        chat_name: chat.name,
+        author_id: caller,
+        author_name: '',
+        published_at: new Date().toISOString().replace('T', ' '),
+        can_delete: true,
+        tags: [...new Set([...content.matchAll(/#(\w+)/g)].map((match) => (match[1] ?? '').toLowerCase()))],
+        reading_time: Math.max(1, Math.round(content.split(/\s+/).length / 200)),
+      });
+      data.drops.push(drop);
+      data.follows.add(chat.id);
       return json(200, drop);
     }
     const one = /^\/api\/drops\/([^/]+)(\/like|\/bookmark)?$/.exec(path);
-    const drop = one ? byKey(decodeURIComponent(one[1] ?? '')) : undefined;
-    if (one === null || drop === undefined) return failure(404, 'Drop not found');
+    const drop = one === null ? undefined : byKey(decodeURIComponent(one[1] ?? ''));
+    if (one === null || drop === undefined) return errorResponse(404, 'Drop not found');
     if (method === 'GET' && one[2] === undefined) return json(200, drop);
     if (method === 'DELETE' && one[2] === undefined) {
-      state.drops.splice(state.drops.indexOf(drop), 1);
-      return json(204, undefined);
+      data.drops.splice(data.drops.indexOf(drop), 1);
+      return new Response(null, { status: 204 });
     }
     if (method === 'POST' && one[2] === '/like') {
       drop.is_liked = !drop.is_liked;
@@ -160,8 +180,6 @@ export function createFakeDrops(): FakeDrops {
       drop.is_bookmarked = !drop.is_bookmarked;
       return json(200, { bookmarked: drop.is_bookmarked });
     }
-    return failure(404, "The requested resource wasn't found.");
+    return null;
   };
-
-  return state;
 }

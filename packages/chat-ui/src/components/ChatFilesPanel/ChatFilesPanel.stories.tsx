@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { action } from 'storybook/actions';
 import { expect, userEvent, within } from 'storybook/test';
-import type { FakeBackend } from '../../testing/fakeBackend';
-import { errorResponse } from '../../testing/fakeBackend';
+import type { FakeBackend } from '@confab/client/testing/fakeBackend';
+import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { storyUserRecord } from '../../storybook/storyClient';
 import { storyChats } from '../../storybook/storyData';
 import { withConfab } from '../../storybook/withConfab';

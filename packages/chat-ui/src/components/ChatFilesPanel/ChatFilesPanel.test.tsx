@@ -3,8 +3,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { messages } from '@confab/client';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend, errorResponse, json, type FakeBackend } from '../../testing/fakeBackend';
-import { buildFileRecord } from '../../testing/fakeFiles';
+import { createFakeBackend, errorResponse, json, type FakeBackend } from '@confab/client/testing/fakeBackend';
+import { buildFileRecord } from '@confab/client/testing/fakeFiles';
 import { useConfabStore } from '../../provider/hooks';
 import { ChatFilesPanel } from './ChatFilesPanel';
 

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
 import { storyChats } from '../../storybook/storyData';
 import { withConfab } from '../../storybook/withConfab';
-import { errorResponse } from '../../testing/fakeBackend';
+import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { CreateDropModal } from './CreateDropModal';
 
 const chat = storyChats[0]!;

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
 import { withConfab } from '../../storybook/withConfab';
-import { buildFakeDrop } from '../../testing/fakeDrops';
+import { buildFakeDrop } from '@confab/client/testing/fakeDrops';
 import { DropCard } from './DropCard';
 
 const now = Date.parse('2026-01-10T12:00:00Z');

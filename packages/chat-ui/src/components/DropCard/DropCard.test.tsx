@@ -2,8 +2,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
 import { useDropsStore } from '../../internal/dropsClient';
-import { createFakeBackend, errorResponse } from '../../testing/fakeBackend';
-import { buildFakeDrop } from '../../testing/fakeDrops';
+import { createFakeBackend, errorResponse } from '@confab/client/testing/fakeBackend';
+import { buildFakeDrop } from '@confab/client/testing/fakeDrops';
 import { DropCard } from './DropCard';
 
 const alice = { id: 'user_alice_0001', username: 'alice', email: 'alice@example.com', name: 'Alice', password: 'wonderland' };

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { agentAvatarColor, avatarColor } from '@confab/client';
 import { renderWithConfab } from '../../../test/renderWithConfab';
 import { clientMessage, searchResultsData } from '../../testing/builders';
-import { createFakeBackend } from '../../testing/fakeBackend';
+import { createFakeBackend } from '@confab/client/testing/fakeBackend';
 import { Message } from './Message';
 
 const now = Date.parse('2026-01-05T12:30:00Z');

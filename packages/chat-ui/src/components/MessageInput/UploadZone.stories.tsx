@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { action } from 'storybook/actions';
 import { expect, userEvent, within } from 'storybook/test';
-import { errorResponse } from '../../testing/fakeBackend';
+import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { storyChats } from '../../storybook/storyData';
 import { withConfab } from '../../storybook/withConfab';
 import { UploadZone } from './UploadZone';

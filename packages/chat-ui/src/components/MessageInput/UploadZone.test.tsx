@@ -2,8 +2,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest';
 import { messages, type ChatFile, type UploadOptions } from '@confab/client';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend, errorResponse, json } from '../../testing/fakeBackend';
-import { buildFileRecord } from '../../testing/fakeFiles';
+import { createFakeBackend, errorResponse, json } from '@confab/client/testing/fakeBackend';
+import { buildFileRecord } from '@confab/client/testing/fakeFiles';
 import { UploadZone } from './UploadZone';
 
 const alice = { id: 'user_alice_0001', username: 'alice', email: 'alice@example.com', name: 'Alice Liddell', password: 'wonderland' };

@@ -3,7 +3,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { action } from 'storybook/actions';
 import type { PendingInvitation } from '@confab/client';
 import { withConfab } from '../../storybook/withConfab';
-import { errorResponse } from '../../testing/fakeBackend';
+import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { PendingInvitations } from './PendingInvitations';
 
 const invitations: PendingInvitation[] = [

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend, errorResponse } from '../../testing/fakeBackend';
+import { createFakeBackend, errorResponse } from '@confab/client/testing/fakeBackend';
 import { PendingInvitations } from './PendingInvitations';
 
 const alice = { id: 'user_alice_0001', username: 'alice', email: 'alice@example.com', name: 'Alice Liddell', password: 'wonderland' };
@@ -30,7 +30,8 @@ describe('PendingInvitations', () => {
   it('shows nothing while there are no invitations', async () => {
     const { client, container } = await setup((backend) => backend.invitations.splice(0));
     await act(() => client.invitations.listPending());
-    expect(container).toBeEmptyDOMElement();
+    // Inside the provider's theme root (<div class="confab-root">), nothing at all.
+    expect(container.querySelector('.confab-root')).toBeEmptyDOMElement();
   });
 
   it('shows a loading state, then each invitation with its chat and who invited', async () => {

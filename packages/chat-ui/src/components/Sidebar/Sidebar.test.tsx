@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatRecord } from '@confab/client';
 import { renderWithConfab } from '../../../test/renderWithConfab';
 import { chatRecord } from '../../testing/builders';
-import { createFakeBackend } from '../../testing/fakeBackend';
+import { createFakeBackend } from '@confab/client/testing/fakeBackend';
 import { Sidebar } from './Sidebar';
 
 const alice = { username: 'alice', email: 'alice@example.com', name: 'Alice Liddell', password: 'wonderland' };

@@ -2,7 +2,7 @@ import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { ChatRecord } from '@confab/client';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend } from '../../testing/fakeBackend';
+import { createFakeBackend } from '@confab/client/testing/fakeBackend';
 import { AppShell } from './AppShell';
 
 const alice = { username: 'alice', email: 'alice@example.com', name: 'Alice Liddell', password: 'wonderland' };

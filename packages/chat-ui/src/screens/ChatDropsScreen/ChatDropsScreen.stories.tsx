@@ -3,7 +3,7 @@ import { expect, userEvent, within } from 'storybook/test';
 import { storyChats } from '../../storybook/storyData';
 import { seedStoryDrops } from '../../storybook/storyDrops';
 import { withConfab } from '../../storybook/withConfab';
-import { errorResponse } from '../../testing/fakeBackend';
+import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { ChatDropsScreen } from './ChatDropsScreen';
 
 const launch = storyChats[0]!;

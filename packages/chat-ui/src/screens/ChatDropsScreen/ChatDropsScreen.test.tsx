@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend, type FakeBackend } from '../../testing/fakeBackend';
+import { createFakeBackend, type FakeBackend } from '@confab/client/testing/fakeBackend';
 import { ChatDropsScreen } from './ChatDropsScreen';
 
 const alice = { id: 'user_alice_0001', username: 'alice', email: 'alice@example.com', name: 'Alice', password: 'wonderland' };

@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend, json } from '../../testing/fakeBackend';
+import { createFakeBackend, json } from '@confab/client/testing/fakeBackend';
 import { ChatOptionsScreen } from './ChatOptionsScreen';
 
 const alice = { id: 'user_alice_0001', username: 'alice', email: 'alice@example.com', name: 'Alice', password: 'wonderland' };

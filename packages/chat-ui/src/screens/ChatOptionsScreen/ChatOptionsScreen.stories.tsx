@@ -1,5 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { errorResponse } from '../../testing/fakeBackend';
+import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { withConfab } from '../../storybook/withConfab';
 import { storyChatNotAdmin, storyChats } from '../../storybook/storyData';
 import { ChatOptionsScreen } from './ChatOptionsScreen';

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend, errorResponse, json, type FakeBackend } from '../../testing/fakeBackend';
+import { createFakeBackend, errorResponse, json, type FakeBackend } from '@confab/client/testing/fakeBackend';
 import { ChatOptionsScreen } from './ChatOptionsScreen';
 
 const alice = { id: 'user_alice_0001', username: 'alice', email: 'alice@example.com', name: 'Alice Liddell', password: 'wonderland' };

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
 import { stubMessageListLayout } from '../../../test/layout';
 import { clientMessage } from '../../testing/builders';
-import { createFakeBackend } from '../../testing/fakeBackend';
+import { createFakeBackend } from '@confab/client/testing/fakeBackend';
 import { ChatPage } from './ChatPage';
 
 const alice = { id: 'user_alice_0001', username: 'alice', email: 'alice@example.com', name: 'Alice Liddell', password: 'wonderland' };

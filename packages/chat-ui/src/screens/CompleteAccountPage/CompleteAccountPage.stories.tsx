@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
 import { storyUserRecord } from '../../storybook/storyClient';
 import { withConfab } from '../../storybook/withConfab';
-import { errorResponse, json } from '../../testing/fakeBackend';
+import { errorResponse, json } from '@confab/client/testing/fakeBackend';
 import { CompleteAccountPage } from './CompleteAccountPage';
 
 const temporaryUser = {

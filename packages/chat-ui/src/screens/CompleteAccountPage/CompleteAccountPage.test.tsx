@@ -2,7 +2,7 @@ import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UserRecord } from '@confab/client';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend, errorResponse, fakeToken, json, userRecord, type FakeBackend } from '../../testing/fakeBackend';
+import { createFakeBackend, errorResponse, fakeToken, json, userRecord, type FakeBackend } from '@confab/client/testing/fakeBackend';
 import { CompleteAccountPage } from './CompleteAccountPage';
 
 const temp = { id: 'tempuser000001', username: 'user_abcdefghij', email: 'user_abcdefghij@temporary.confab.invalid', name: 'Ada', password: 'temp-pass' };

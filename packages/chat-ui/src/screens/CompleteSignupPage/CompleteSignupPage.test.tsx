@@ -1,7 +1,7 @@
 import { screen, waitFor as waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend, errorResponse, json, userRecord } from '../../testing/fakeBackend';
+import { createFakeBackend, errorResponse, json, userRecord } from '@confab/client/testing/fakeBackend';
 import { CompleteSignupPage } from './CompleteSignupPage';
 
 const temp = { id: 'tempuser000001', username: 'user_abcdefghij', email: 'user_abcdefghij@temporary.confab.invalid', name: '', password: 'temp-pass' };

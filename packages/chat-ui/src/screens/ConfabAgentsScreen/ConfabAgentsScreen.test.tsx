@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend, errorResponse, json } from '../../testing/fakeBackend';
+import { createFakeBackend, errorResponse, json } from '@confab/client/testing/fakeBackend';
 import { ConfabAgentsScreen } from './ConfabAgentsScreen';
 
 const admin = { id: 'user_admin_0001', username: 'root', email: 'root@example.com', name: 'Root', password: 'wonderland', is_admin: true };

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { seedStoryDrops } from '../../storybook/storyDrops';
 import { withConfab } from '../../storybook/withConfab';
-import { errorResponse } from '../../testing/fakeBackend';
+import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { DropScreen } from './DropScreen';
 
 const meta = {

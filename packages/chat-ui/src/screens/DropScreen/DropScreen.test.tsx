@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend, errorResponse, type FakeBackend } from '../../testing/fakeBackend';
+import { createFakeBackend, errorResponse, type FakeBackend } from '@confab/client/testing/fakeBackend';
 import { DropScreen } from './DropScreen';
 
 const alice = { id: 'user_alice_0001', username: 'alice', email: 'alice@example.com', name: 'Alice', password: 'wonderland' };

@@ -3,8 +3,8 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
 import { seedManyStoryDrops, seedStoryDrops } from '../../storybook/storyDrops';
 import { withConfab } from '../../storybook/withConfab';
-import { errorResponse } from '../../testing/fakeBackend';
-import { buildFakeDrop } from '../../testing/fakeDrops';
+import { errorResponse } from '@confab/client/testing/fakeBackend';
+import { buildFakeDrop } from '@confab/client/testing/fakeDrops';
 import { useConfabClient } from '../../provider/hooks';
 import { DropsFeedScreen } from './DropsFeedScreen';
 

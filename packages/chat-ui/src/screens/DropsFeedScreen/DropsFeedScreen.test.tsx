@@ -2,8 +2,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { FeedTab } from '@confab/client';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend, errorResponse, type FakeBackend } from '../../testing/fakeBackend';
-import { buildFakeDrop } from '../../testing/fakeDrops';
+import { createFakeBackend, errorResponse, type FakeBackend } from '@confab/client/testing/fakeBackend';
+import { buildFakeDrop } from '@confab/client/testing/fakeDrops';
 import { DropsFeedScreen } from './DropsFeedScreen';
 
 const alice = { id: 'user_alice_0001', username: 'alice', email: 'alice@example.com', name: 'Alice', password: 'wonderland' };

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
-import { errorResponse } from '../../testing/fakeBackend';
+import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { withConfab } from '../../storybook/withConfab';
 import { ForgotPasswordScreen } from './ForgotPasswordScreen';
 

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend, errorResponse } from '../../testing/fakeBackend';
+import { createFakeBackend, errorResponse } from '@confab/client/testing/fakeBackend';
 import { ForgotPasswordScreen } from './ForgotPasswordScreen';
 
 const sentMessage = 'Password reset email sent! Check your inbox and follow the instructions to reset your password.';

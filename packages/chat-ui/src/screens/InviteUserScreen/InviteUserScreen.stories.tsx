@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
 import { withConfab } from '../../storybook/withConfab';
 import { storyChatNotAdmin } from '../../storybook/storyData';
-import { errorResponse, json, type FakeBackend } from '../../testing/fakeBackend';
+import { errorResponse, json, type FakeBackend } from '@confab/client/testing/fakeBackend';
 import { InviteUserScreen } from './InviteUserScreen';
 
 const answering = (backend: FakeBackend) => {

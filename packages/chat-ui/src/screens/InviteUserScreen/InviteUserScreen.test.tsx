@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend, errorResponse, json } from '../../testing/fakeBackend';
+import { createFakeBackend, errorResponse, json } from '@confab/client/testing/fakeBackend';
 import { InviteUserScreen } from './InviteUserScreen';
 
 const alice = { username: 'alice', email: 'alice@example.com', name: 'Alice', password: 'wonderland' };

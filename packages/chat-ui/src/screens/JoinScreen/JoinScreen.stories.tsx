@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
 import { withConfab } from '../../storybook/withConfab';
-import { errorResponse, json, type FakeBackend } from '../../testing/fakeBackend';
+import { errorResponse, json, type FakeBackend } from '@confab/client/testing/fakeBackend';
 import { JoinScreen } from './JoinScreen';
 
 const invitation = (linkType: 'shareable' | 'email', userExists = false) => ({

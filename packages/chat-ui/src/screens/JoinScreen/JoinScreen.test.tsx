@@ -1,7 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend, errorResponse, json, type FakeBackend } from '../../testing/fakeBackend';
+import { createFakeBackend, errorResponse, json, type FakeBackend } from '@confab/client/testing/fakeBackend';
 import { JoinScreen } from './JoinScreen';
 
 const alice = { username: 'alice', email: 'alice@example.com', name: 'Alice', password: 'wonderland' };

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend, errorResponse } from '../../testing/fakeBackend';
+import { createFakeBackend, errorResponse } from '@confab/client/testing/fakeBackend';
 import { LoginScreen } from './LoginScreen';
 
 const alice = { username: 'alice', email: 'alice@example.com', name: 'Alice Liddell', password: 'wonderland' };

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
-import { errorResponse, json } from '../../testing/fakeBackend';
+import { errorResponse, json } from '@confab/client/testing/fakeBackend';
 import { withConfab } from '../../storybook/withConfab';
 import { AgentKeyNotice } from './AgentKeyNotice';
 import { MyAgentsScreen } from './MyAgentsScreen';

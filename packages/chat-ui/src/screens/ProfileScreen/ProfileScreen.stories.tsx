@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
 import { storyUserRecord } from '../../storybook/storyClient';
 import { withConfab } from '../../storybook/withConfab';
-import { json, userRecord, type FakeBackend } from '../../testing/fakeBackend';
+import { json, userRecord, type FakeBackend } from '@confab/client/testing/fakeBackend';
 import { ProfileScreen } from './ProfileScreen';
 
 const answerUpdates = (backend: FakeBackend) => {

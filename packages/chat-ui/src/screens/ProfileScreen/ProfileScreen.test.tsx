@@ -1,7 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend, errorResponse, json, userRecord, type FakeBackend } from '../../testing/fakeBackend';
+import { createFakeBackend, errorResponse, json, userRecord, type FakeBackend } from '@confab/client/testing/fakeBackend';
 import { ProfileScreen } from './ProfileScreen';
 
 const alice = { username: 'alice', email: 'alice@example.com', name: 'Alice', password: 'wonderland' };

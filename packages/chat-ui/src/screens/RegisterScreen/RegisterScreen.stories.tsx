@@ -64,7 +64,7 @@ export const Submitting: Story = {
 export const TakenUsernameAndEmail: Story = {
   play: async ({ canvasElement }) => {
     const canvas = await register(canvasElement, { ...newUser, email: 'alice@example.com', username: 'alice' });
-    await expect(await canvas.findByRole('alert')).toHaveTextContent('Email: Value must be unique. Username: Value must be unique');
+    await expect(await canvas.findByRole('alert')).toHaveTextContent('Email: The email is invalid or already in use. Username: The username is invalid or already in use');
   },
 };
 

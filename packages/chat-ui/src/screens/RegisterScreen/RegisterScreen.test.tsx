@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend, errorResponse } from '../../testing/fakeBackend';
+import { createFakeBackend, errorResponse } from '@confab/client/testing/fakeBackend';
 import { RegisterScreen } from './RegisterScreen';
 
 const existing = { username: 'alice', email: 'alice@example.com', name: 'Alice', password: 'wonderland' };
@@ -79,7 +79,7 @@ describe('RegisterScreen', () => {
     const { user, navigate } = setup();
     await fill(user, { email: 'alice@example.com', username: 'alice', password: 'longenough', confirm: 'longenough' });
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Email: Value must be unique. Username: Value must be unique');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Email: The email is invalid or already in use. Username: The username is invalid or already in use');
     expect(navigate).not.toHaveBeenCalled();
     for (const field of fields()) expect(field).toBeEnabled();
   });

@@ -6,11 +6,14 @@
  * Not exported from the package: it knows only what the screens need, and none of the server's
  * rules (house style 19): those are tested on the real server.
  */
-import type { AgentView, ChatFile, WireDrop } from '@confab/client';
+import type { ChatFile } from '../files/chatFile';
+import type { AgentView, WireDrop } from '../protocol';
 import { buildFakeAgent, createAgentRoutes, type FakeAgentInput } from './fakeAgents';
 import { buildFakeDrop, createDropRoutes, type FakeDropInput, type FakeDropsData } from './fakeDrops';
 import { buildFileRecord, createFileRoutes, type FakeFileInput } from './fakeFiles';
-import { callerId, errorResponse, json, nextRecordId, stamp } from './fakeHttp';
+import { maxMessageLength } from '../protocol';
+import { stripUnsafeCharacters } from '../rules';
+import { callerId, collectionIds, errorResponse, json, nextRecordId, notFound, stamp } from './fakeHttp';
 import { buildFakeInvitation, createInvitationRoutes, type FakeInvitation, type FakeInvitationInput } from './fakeInvitations';
 
 export { errorResponse, json } from './fakeHttp';
@@ -29,6 +32,9 @@ export interface FakeUser {
   type?: string;
   /** A server admin (the signed-in user record's is_admin). */
   is_admin?: boolean;
+  /** Whether the user saved a provider key (the key itself never leaves the server). */
+  openai_api_key_set?: boolean;
+  gemini_api_key_set?: boolean;
 }
 
 export interface FakeChat {
@@ -100,6 +106,8 @@ export interface FakeBackend {
   override(route: string, handler: FakeRoute): void;
   /** Hold every request until the returned function is called (shows "submitting" states). */
   hold(): () => void;
+  /** The next request, whatever its route, answers this PocketBase error instead. */
+  failNext(status: number, message: string, data?: Record<string, unknown>): void;
 }
 
 const usersPath = '/api/collections/users';
@@ -109,10 +117,14 @@ function base64Url(value: string): string {
 }
 
 /** An unsigned JWT whose `exp` the SDK's auth store reads to decide the session is valid. */
+let tokenCounter = 0;
+
 export function fakeToken(userId: string, lifetimeSeconds = 3600): string {
+  tokenCounter += 1;
   const header = base64Url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
+  // `n` makes every token new, as a refresh on the server hands out a new one.
   const payload = base64Url(
-    JSON.stringify({ id: userId, collectionId: '_pb_users_auth_', type: 'auth', refreshable: true, exp: Math.floor(Date.now() / 1000) + lifetimeSeconds }),
+    JSON.stringify({ id: userId, collectionId: '_pb_users_auth_', type: 'auth', refreshable: true, exp: Math.floor(Date.now() / 1000) + lifetimeSeconds, n: tokenCounter }),
   );
   return `${header}.${payload}.fake-signature`;
 }
@@ -128,6 +140,8 @@ export function userRecord(user: FakeUser): Record<string, unknown> {
     name: user.name,
     type: user.type ?? 'user',
     is_admin: user.is_admin === true,
+    openai_api_key_set: user.openai_api_key_set === true,
+    gemini_api_key_set: user.gemini_api_key_set === true,
     emailVisibility: false,
     verified: false,
     soft_registered: false,
@@ -158,6 +172,7 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
   const requests: FakeBackend['requests'] = [];
   const overrides = new Map<string, FakeRoute>();
   let gate: Promise<void> | null = null;
+  let failure: { status: number; message: string; data: Record<string, unknown> } | null = null;
 
   const routes: Record<string, FakeRoute> = {
     'GET /api/config': () =>
@@ -178,15 +193,18 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
     },
     [`POST ${usersPath}/records`]: (_request, body) => {
       const data: Record<string, { code: string; message: string }> = {};
-      if (users.some((user) => user.username === body['username'])) data['username'] = { code: 'validation_not_unique', message: 'Value must be unique.' };
-      if (users.some((user) => user.email === body['email'])) data['email'] = { code: 'validation_not_unique', message: 'Value must be unique.' };
+      // The server's wording (PocketBase's for auth identities); names and addresses compare case-insensitively.
+      const taken = (field: 'username' | 'email') => ({ code: 'validation_not_unique', message: `The ${field} is invalid or already in use.` });
+      const same = (a: string, b: unknown) => a.toLowerCase() === String(b ?? '').trim().toLowerCase();
+      if (users.some((user) => same(user.username, body['username']))) data['username'] = taken('username');
+      if (users.some((user) => same(user.email, body['email']))) data['email'] = taken('email');
       if (body['password'] !== body['passwordConfirm']) data['passwordConfirm'] = { code: 'validation_values_mismatch', message: "Values don't match." };
       if (Object.keys(data).length > 0) return errorResponse(400, 'Failed to create record.', data);
       const user: FakeUser = {
         id: nextId(),
-        username: String(body['username']),
-        email: String(body['email']),
-        name: String(body['name'] ?? ''),
+        username: String(body['username'] ?? '').trim(),
+        email: String(body['email'] ?? '').trim().toLowerCase(),
+        name: String(body['name'] ?? '').trim(),
         password: String(body['password']),
       };
       users.push(user);
@@ -205,7 +223,7 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
 
   const records = createRecordRoutes({ users, chats, messages });
   const fileRoutes = createFileRoutes({ users, chats, files, deleteOutcomes, fileTokens });
-  const invitationRoutes = createInvitationRoutes({ chats, invitations });
+  const invitationRoutes = createInvitationRoutes({ users, chats, invitations });
   const agentRoutes = createAgentRoutes({ agents, agentKeys });
   const dropRoutes = createDropRoutes(dropData, chats);
 
@@ -222,9 +240,14 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
       body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
     }
     requests.push({ route, body });
+    if (failure !== null) {
+      const { status, message, data } = failure;
+      failure = null;
+      return errorResponse(status, message, data);
+    }
     const handler = overrides.get(route) ?? routes[route];
     if (handler) return handler(request, body);
-    const recordResponse = records(request, url, body) ?? fileRoutes(request, url, body) ?? invitationRoutes(request, url) ?? agentRoutes(request, url, body) ?? dropRoutes(request, url, body);
+    const recordResponse = records(request, url, body) ?? fileRoutes(request, url, body) ?? invitationRoutes(request, url, body) ?? agentRoutes(request, url, body) ?? dropRoutes(request, url, body);
     return recordResponse ?? errorResponse(404, "The requested resource wasn't found.");
   };
 
@@ -301,6 +324,9 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
     resetTokens,
     requests,
     override: (route, handler) => overrides.set(route, handler),
+    failNext: (status, message, data = {}) => {
+      failure = { status, message, data };
+    },
     hold: () => {
       let release = () => {};
       gate = new Promise<void>((resolve) => {
@@ -337,11 +363,13 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
     const expanded: Record<string, unknown> = {};
     if (wanted.includes('participants')) expanded['participants'] = chat.participants.map(userJson).filter(Boolean);
     if (wanted.includes('admins')) expanded['admins'] = chat.admins.map(userJson).filter(Boolean);
-    return { collectionId: 'chats', collectionName: 'chats', ...chat, expand: expanded };
+    const lastSeq = data.messages.filter((message) => message.chat === chat.id).reduce((last, message) => Math.max(last, message.seq), 0);
+    return { collectionId: collectionIds.chats, collectionName: 'chats', ...chat, agent_permissions: chat.agent_permissions ?? defaultAgentPermissions, is_inbox: false, last_seq: lastSeq, expand: expanded };
   };
   const messageJson = (message: FakeMessage, expand: string) => ({
-    collectionId: 'messages',
+    collectionId: collectionIds.messages,
     collectionName: 'messages',
+    client_id: '',
     ...message,
     updated: message.created,
     expand: expand.includes('author') ? { author: userJson(message.author) } : {},
@@ -359,11 +387,30 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
   };
 
   return (request: Request, url: URL, body: Record<string, unknown>): Response | null => {
-    const match = /^\/api\/collections\/(chats|messages)\/records(?:\/([^/]+))?$/.exec(url.pathname);
+    const match = /^\/api\/collections\/(chats|messages|users)\/records(?:\/([^/]+))?$/.exec(url.pathname);
     if (match === null) return null;
     const [, collection, id] = match;
     const caller = callerId(request);
     if (caller === null) return errorResponse(401, 'The request requires valid record authorization token.');
+
+    if (collection === 'users') {
+      // Only one's own record, as on the server; any other answers 404.
+      const user = data.users.find((candidate) => candidate.id === id && candidate.id === caller);
+      if (user === undefined || request.method !== 'PATCH') return errorResponse(404, "The requested resource wasn't found.");
+      if (typeof body['username'] === 'string') {
+        const username = body['username'].trim();
+        if (data.users.some((other) => other !== user && other.username.toLowerCase() === username.toLowerCase())) {
+          return errorResponse(400, 'Failed to update record.', { username: { code: 'validation_not_unique', message: 'The username is invalid or already in use.' } });
+        }
+        user.username = username;
+      }
+      if (typeof body['name'] === 'string') user.name = body['name'].trim();
+      for (const provider of ['openai', 'gemini'] as const) {
+        const key = body[`${provider}_api_key`];
+        if (typeof key === 'string') user[`${provider}_api_key_set`] = key.trim() !== '';
+      }
+      return json(200, userRecord(user));
+    }
     const expand = url.searchParams.get('expand') ?? '';
     const sort = url.searchParams.get('sort') ?? '';
     const filter = url.searchParams.get('filter') ?? '';
@@ -371,7 +418,7 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
     if (collection === 'chats') {
       const visible = data.chats.filter((chat) => chat.participants.includes(caller));
       const chat = id === undefined ? undefined : visible.find((candidate) => candidate.id === id);
-      if (id !== undefined && chat === undefined) return errorResponse(404, "The requested resource wasn't found.");
+      if (id !== undefined && chat === undefined) return notFound();
       if (request.method === 'GET' && chat) return json(200, chatJson(chat, expand));
       if (request.method === 'GET') {
         const sorted = [...visible].sort((a, b) => (sort === '-updated' ? b.updated.localeCompare(a.updated) : 0));
@@ -379,39 +426,43 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
         return json(200, { ...result, items: result.items.map((item) => chatJson(item, expand)) });
       }
       if (request.method === 'POST') {
-        const name = String(body['name'] ?? '').trim();
+        const name = cleanText(body['name']);
         if (name === '') return errorResponse(400, 'Failed to create record.', { name: { code: 'validation_required', message: 'Cannot be blank.' } });
         const created: FakeChat = {
           id: nextRecordId('chat'),
           name,
-          description: String(body['description'] ?? ''),
+          description: cleanText(body['description']),
           creator: caller,
           participants: [caller],
           admins: [caller],
-          email_address: `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-x1y2z3`,
+          email_address: `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 24) || 'chat'}-x1y2z3`,
           agent_permissions: null,
           auto_route_enabled: false,
           auto_route_agent: '',
-          created: stamp(0),
-          updated: stamp(0),
+          created: now(),
+          updated: now(),
         };
         data.chats.push(created);
         return json(200, chatJson(created, expand));
       }
-      if (chat === undefined) return errorResponse(400, 'Missing record id.');
-      if (!chat.admins.includes(caller)) return errorResponse(403, 'Only admins can change this chat.');
+      // Admins change and delete a chat; anyone else gets the server's 404, as for a chat they cannot see.
+      if (chat === undefined || !chat.admins.includes(caller)) return notFound();
       if (request.method === 'DELETE') {
         data.chats.splice(data.chats.indexOf(chat), 1);
         return new Response(null, { status: 204 });
       }
       if (request.method === 'PATCH') {
-        if (typeof body['name'] === 'string') chat.name = body['name'].trim();
-        if (typeof body['description'] === 'string') chat.description = body['description'];
-        chat.participants = applyRelationPatch(chat.participants, body, 'participants');
-        chat.admins = applyRelationPatch(chat.admins, body, 'admins').filter((admin) => chat.participants.includes(admin));
+        if (typeof body['name'] === 'string') chat.name = cleanText(body['name']);
+        if (typeof body['description'] === 'string') chat.description = cleanText(body['description']);
+        // A removed participant loses admin rights with it; a promoted user joins the chat.
+        const participants = applyRelationPatch(chat.participants, body, 'participants');
+        const removed = new Set(chat.participants.filter((member) => !participants.includes(member)));
+        chat.admins = applyRelationPatch(chat.admins, body, 'admins').filter((admin) => !removed.has(admin));
+        chat.participants = [...new Set([...participants, ...chat.admins])];
         if (body['agent_permissions'] !== undefined) chat.agent_permissions = body['agent_permissions'] as FakeChat['agent_permissions'];
         if (typeof body['auto_route_enabled'] === 'boolean') chat.auto_route_enabled = body['auto_route_enabled'];
         if (typeof body['auto_route_agent'] === 'string') chat.auto_route_agent = body['auto_route_agent'];
+        chat.updated = now();
         return json(200, chatJson(chat, expand));
       }
       return null;
@@ -432,11 +483,17 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
     if (request.method === 'POST') {
       const target = String(body['chat'] ?? '');
       const seq = data.messages.filter((message) => message.chat === target).length + 1;
+      const field = 'encryptedContent' in body ? 'encryptedContent' : 'content';
+      const content = String(body[field] ?? '').trim();
+      if (content === '') return errorResponse(400, 'Failed to create record.', { [field]: { code: 'validation_required', message: 'Cannot be blank.' } });
+      if (content.length > maxMessageLength) {
+        return errorResponse(400, 'Failed to create record.', { [field]: { code: 'validation_max_text_constraint', message: `Must be less than ${maxMessageLength} character(s).` } });
+      }
       const message: FakeMessage = {
         id: nextRecordId('msg'),
         chat: target,
         author: caller,
-        content: String(body['encryptedContent'] ?? body['content'] ?? ''),
+        content,
         message_type: String(body['message_type'] ?? 'regular'),
         seq,
         created: stamp(seq),
@@ -444,6 +501,29 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
       data.messages.push(message);
       return json(200, messageJson(message, expand));
     }
+    // Only the author edits or deletes a message; anyone else gets the server's 404.
+    const own = data.messages.find((message) => message.id === id && message.author === caller);
+    if (own === undefined) return notFound();
+    if (request.method === 'DELETE') {
+      data.messages.splice(data.messages.indexOf(own), 1);
+      return new Response(null, { status: 204 });
+    }
+    if (request.method === 'PATCH') {
+      if (typeof body['content'] === 'string') own.content = body['content'].trim();
+      return json(200, messageJson(own, expand));
+    }
     return null;
   };
+}
+
+/** Names and descriptions as the server stores them: the shared rule strips invisible controls, then trims. */
+function cleanText(value: unknown): string {
+  return stripUnsafeCharacters(typeof value === 'string' ? value : '').trim();
+}
+
+const defaultAgentPermissions = { confab_agents: true, developer_agents: false };
+
+/** The current time in PocketBase's format: what the server stamps on a created or changed record. */
+function now(): string {
+  return new Date().toISOString().replace('T', ' ');
 }

@@ -1,5 +1,5 @@
-import type { PendingInvitation } from '@confab/client';
-import type { FakeChat } from './fakeBackend';
+import type { PendingInvitation } from '../protocol';
+import type { FakeChat, FakeUser } from './fakeBackend';
 import { callerId, errorResponse, json, nextRecordId, stamp } from './fakeHttp';
 
 /*
@@ -28,10 +28,36 @@ export function buildFakeInvitation(input: FakeInvitationInput): FakeInvitation 
   };
 }
 
-export function createInvitationRoutes(data: { chats: FakeChat[]; invitations: FakeInvitation[] }) {
+export function createInvitationRoutes(data: { users: FakeUser[]; chats: FakeChat[]; invitations: FakeInvitation[] }) {
   const publicView = ({ invitee: _invitee, ...invitation }: FakeInvitation): PendingInvitation => invitation;
 
-  return (request: Request, url: URL): Response | null => {
+  /** POST /api/invite-to-chat: by e-mail a pending invitation for the user with that address, by username straight in. */
+  const invite = (caller: string, body: Record<string, unknown>): Response => {
+    const chat = data.chats.find((candidate) => candidate.id === String(body['chat_id'] ?? '').trim() && candidate.participants.includes(caller));
+    if (chat === undefined) return errorResponse(404, 'Chat not found');
+    if (!chat.admins.includes(caller)) return errorResponse(403, 'Only chat admins can invite people.');
+    const email = String(body['email'] ?? '').trim().toLowerCase();
+    if (email === '') {
+      const user = data.users.find((candidate) => candidate.username === String(body['username'] ?? '').trim());
+      if (user === undefined) return errorResponse(404, 'User not found');
+      if (!chat.participants.includes(user.id)) chat.participants.push(user.id);
+      return json(200, { success: true, status: 'added', chat_id: chat.id, user: { id: user.id, username: user.username, name: user.name } });
+    }
+    const invitee = data.users.find((candidate) => candidate.email.toLowerCase() === email);
+    if (invitee !== undefined && !chat.participants.includes(invitee.id)) {
+      const inviter = data.users.find((candidate) => candidate.id === caller);
+      data.invitations.push(
+        buildFakeInvitation({ chat: { id: chat.id, name: chat.name }, invitee: invitee.id, invited_by: { username: inviter?.username ?? '', name: inviter?.name ?? '' } }),
+      );
+    }
+    return json(200, { success: true, status: 'invited', chat_id: chat.id });
+  };
+
+  return (request: Request, url: URL, body: Record<string, unknown>): Response | null => {
+    if (url.pathname === '/api/invite-to-chat' && request.method === 'POST') {
+      const caller = callerId(request);
+      return caller === null ? errorResponse(401, 'Missing or invalid authentication.') : invite(caller, body);
+    }
     const mine = /^\/api\/my-invitations(?:\/([^/]+)\/(accept|decline))?$/.exec(url.pathname);
     const leaving = /^\/api\/chats\/([^/]+)\/leave$/.exec(url.pathname);
     if (mine === null && leaving === null) return null;

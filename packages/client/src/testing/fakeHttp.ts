@@ -1,5 +1,13 @@
 /* Response builders and request helpers shared by the fake backend's route files. */
 
+/** The server's collection ids, as its records carry them (stable, so clients may cache them). */
+export const collectionIds = { users: '_pb_users_auth_', chats: 'pbc_3861817060', messages: 'pbc_2605467279', files: 'pbc_1307496212' } as const;
+
+/** PocketBase's 404, which the server gives whenever a record rule is not met (view, update, delete). */
+export function notFound(): Response {
+  return errorResponse(404, "The requested resource wasn't found.");
+}
+
 export function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
