@@ -1,0 +1,412 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfabClient } from '../client/ConfabClient';
+import { messages } from '../rules';
+
+/*
+ * One contract, two backends (house style 19; the bus suite does the same for its two buses): the
+ * behaviours the fake backend (fakeBackend.ts) answers, written once against the PocketBase wire
+ * and @confab/client's public API, and run on the fake (backendContract.fake.test.ts, client
+ * project) and on a real confab-server on SQLite (packages/server/test/backendContract.test.ts).
+ * Whatever the fake answers differently from the server is a bug in the fake.
+ */
+
+export interface ContractBackend {
+  /** The origin the client talks to. */
+  baseUrl: string;
+  /** The fake's in-memory fetch; undefined: the platform's fetch over the network. */
+  fetch?: typeof fetch;
+  close(): Promise<void>;
+}
+
+interface Person {
+  id: string;
+  username: string;
+  email: string;
+  token: string;
+  client: ConfabClient;
+}
+
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+const password = 'correct-horse-battery';
+
+export function backendContract(name: string, makeBackend: () => Promise<ContractBackend>): void {
+  describe(`backend contract (${name})`, () => {
+    let backend: ContractBackend;
+    let counter = 0;
+
+    beforeAll(async () => {
+      backend = await makeBackend();
+      // The first account of a server is its admin: take that seat, so the people below are not.
+      await signUp('owner');
+    });
+
+    afterAll(async () => {
+      for (const person of people) person.client.logout();
+      await backend?.close();
+    });
+
+    const people: Person[] = [];
+    const newClient = () =>
+      new ConfabClient({ baseUrl: backend.baseUrl, ...(backend.fetch ? { fetch: backend.fetch } : {}), realtime: { autoConnect: false } });
+
+    async function signUp(prefix: string): Promise<Person> {
+      counter += 1;
+      const username = `${prefix}_${counter}`;
+      const client = newClient();
+      const record = await client.register({ email: `${username}@Example.com`, username, password, passwordConfirm: password });
+      const person = { id: record.id, username, email: `${username}@example.com`, token: client.pb.authStore.token, client };
+      people.push(person);
+      return person;
+    }
+
+    /** A request in the PocketBase wire: JSON (or a FormData) in, status and JSON out. */
+    async function api(method: string, path: string, options: { as?: Person; json?: unknown; form?: FormData } = {}): Promise<Answer> {
+      const headers: Record<string, string> = {};
+      if (options.as) headers['Authorization'] = options.as.token;
+      let body: BodyInit | undefined;
+      if (options.form) body = options.form;
+      else if (options.json !== undefined) {
+        headers['Content-Type'] = 'application/json';
+        body = JSON.stringify(options.json);
+      }
+      const send = backend.fetch ?? fetch;
+      const response = await send(`${backend.baseUrl}${path}`, { method, headers, body });
+      const text = await response.text();
+      return { status: response.status, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
+    }
+
+    const notFound = { status: 404, body: { status: 404, message: "The requested resource wasn't found.", data: {} } };
+
+    async function chatOf(owner: Person, chatName: string, members: Person[] = []): Promise<string> {
+      const created = await api('POST', '/api/collections/chats/records', { as: owner, json: { name: chatName } });
+      expect(created.status).toBe(200);
+      const id = String(created.body['id']);
+      if (members.length > 0) {
+        const added = await api('PATCH', `/api/collections/chats/records/${id}`, { as: owner, json: { 'participants+': members.map((member) => member.id) } });
+        expect(added.status).toBe(200);
+      }
+      return id;
+    }
+
+    describe('accounts', () => {
+      it('signs up with the owner view of the record, and signs in', async () => {
+        const ann = await signUp('ann');
+        const me = await api('POST', '/api/collections/users/auth-with-password', { json: { identity: ann.username, password } });
+        expect(me.status).toBe(200);
+        expect(me.body['token']).toEqual(expect.any(String));
+        expect(me.body['record']).toMatchObject({
+          id: ann.id,
+          collectionId: '_pb_users_auth_',
+          collectionName: 'users',
+          username: ann.username,
+          email: ann.email,
+          type: 'user',
+          is_admin: false,
+        });
+        await expect(newClient().login(ann.email, password)).resolves.toMatchObject({ id: ann.id });
+      });
+
+      it("answers a wrong password with PocketBase's 400", async () => {
+        const ann = await signUp('ann');
+        const wrong = await api('POST', '/api/collections/users/auth-with-password', { json: { identity: ann.username, password: 'not-the-password' } });
+        expect(wrong).toEqual({ status: 400, body: { status: 400, message: 'Failed to authenticate.', data: {} } });
+        await expect(newClient().login(ann.username, 'not-the-password')).rejects.toMatchObject({ status: 400 });
+      });
+
+      it('refuses a username or e-mail already taken, with the field errors', async () => {
+        const ann = await signUp('ann');
+        const again = await api('POST', '/api/collections/users/records', {
+          json: { username: ann.username, email: ann.email.toUpperCase(), password, passwordConfirm: password },
+        });
+        expect(again.status).toBe(400);
+        expect(again.body).toMatchObject({
+          message: 'Failed to create record.',
+          data: {
+            username: { code: 'validation_not_unique', message: 'The username is invalid or already in use.' },
+            email: { code: 'validation_not_unique', message: 'The email is invalid or already in use.' },
+          },
+        });
+      });
+
+      it('changes only one’s own record', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const renamed = await api('PATCH', `/api/collections/users/records/${ann.id}`, { as: ann, json: { name: 'Ann A.' } });
+        expect(renamed).toMatchObject({ status: 200, body: { id: ann.id, name: 'Ann A.', username: ann.username } });
+        expect(await api('PATCH', `/api/collections/users/records/${ann.id}`, { as: bob, json: { name: 'Mallory' } })).toEqual(notFound);
+      });
+    });
+
+    describe('chats', () => {
+      it('creates a chat whose creator is its participant and admin', async () => {
+        const ann = await signUp('ann');
+        const created = await api('POST', '/api/collections/chats/records', { as: ann, json: { name: '  Launch  ', description: 'Ship it' } });
+        expect(created.status).toBe(200);
+        expect(created.body).toMatchObject({
+          collectionId: 'pbc_3861817060',
+          collectionName: 'chats',
+          name: 'Launch',
+          description: 'Ship it',
+          creator: ann.id,
+          participants: [ann.id],
+          admins: [ann.id],
+          agent_permissions: { confab_agents: true, developer_agents: false },
+          auto_route_enabled: false,
+          auto_route_agent: '',
+        });
+        expect(created.body['id']).toMatch(/^[a-z0-9]{15}$/);
+        expect(created.body['email_address']).toMatch(/^launch-[a-z0-9]{6}$/);
+      });
+
+      it('refuses a blank name with the field error', async () => {
+        const ann = await signUp('ann');
+        const blank = await api('POST', '/api/collections/chats/records', { as: ann, json: { name: '   ' } });
+        expect(blank).toEqual({
+          status: 400,
+          body: { status: 400, message: 'Failed to create record.', data: { name: { code: 'validation_required', message: 'Cannot be blank.' } } },
+        });
+      });
+
+      it('shows a chat only to its participants', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Private');
+        const bobs = await api('GET', '/api/collections/chats/records?page=1&perPage=30&sort=-updated', { as: bob });
+        expect(bobs.status).toBe(200);
+        expect((bobs.body['items'] as Array<{ id: string }>).map((chat) => chat.id)).not.toContain(chatId);
+        expect(await api('GET', `/api/collections/chats/records/${chatId}`, { as: bob })).toEqual(notFound);
+        await expect(ann.client.chats.list()).resolves.toEqual(expect.arrayContaining([expect.objectContaining({ id: chatId, name: 'Private' })]));
+      });
+
+      it('lets an admin add participants, who then see the chat, its members expanded', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Team', [bob]);
+        const seen = await api('GET', `/api/collections/chats/records/${chatId}?expand=participants`, { as: bob });
+        expect(seen.status).toBe(200);
+        expect(seen.body).toMatchObject({ participants: [ann.id, bob.id], admins: [ann.id] });
+        const expanded = (seen.body['expand'] as { participants: Array<{ id: string; username: string }> }).participants;
+        expect(expanded.map((user) => [user.id, user.username])).toEqual([
+          [ann.id, ann.username],
+          [bob.id, bob.username],
+        ]);
+      });
+
+      it('answers 404 to a participant who is not an admin editing or deleting the chat', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Team', [bob]);
+        expect(await api('PATCH', `/api/collections/chats/records/${chatId}`, { as: bob, json: { name: 'Mine now' } })).toEqual(notFound);
+        expect(await api('DELETE', `/api/collections/chats/records/${chatId}`, { as: bob })).toEqual(notFound);
+        const outsider = await signUp('eve');
+        expect(await api('PATCH', `/api/collections/chats/records/${chatId}`, { as: outsider, json: { name: 'Mine now' } })).toEqual(notFound);
+        const edited = await api('PATCH', `/api/collections/chats/records/${chatId}`, { as: ann, json: { name: ' Renamed ' } });
+        expect(edited).toMatchObject({ status: 200, body: { id: chatId, name: 'Renamed' } });
+      });
+
+      it('lets an admin delete the chat', async () => {
+        const ann = await signUp('ann');
+        const chatId = await chatOf(ann, 'Short-lived');
+        expect(await api('DELETE', `/api/collections/chats/records/${chatId}`, { as: ann })).toEqual({ status: 204, body: {} });
+        expect(await api('GET', `/api/collections/chats/records/${chatId}`, { as: ann })).toEqual(notFound);
+      });
+
+      it('lets a participant leave, after which the chat is gone for them', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Team', [bob]);
+        expect(await api('POST', `/api/chats/${chatId}/leave`, { as: bob })).toEqual({ status: 204, body: {} });
+        expect(await api('GET', `/api/collections/chats/records/${chatId}`, { as: bob })).toEqual(notFound);
+        const again = await api('POST', `/api/chats/${chatId}/leave`, { as: bob });
+        expect(again).toEqual({ status: 404, body: { status: 404, message: 'Chat not found', data: {} } });
+      });
+    });
+
+    describe('messages', () => {
+      it('posts messages in order and lists them newest first, a page at a time', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Talk', [bob]);
+        for (const content of ['one', 'two', ' three ']) {
+          const posted = await api('POST', '/api/collections/messages/records', { as: ann, json: { chat: chatId, content } });
+          expect(posted).toMatchObject({ status: 200, body: { collectionId: 'pbc_2605467279', collectionName: 'messages', chat: chatId, author: ann.id, content: content.trim(), message_type: 'regular' } });
+        }
+        const filter = encodeURIComponent(`chat = "${chatId}"`);
+        const page = await api('GET', `/api/collections/messages/records?page=1&perPage=2&sort=-seq&filter=${filter}&expand=author`, { as: bob });
+        expect(page.status).toBe(200);
+        expect(page.body).toMatchObject({ page: 1, perPage: 2, totalItems: 3, totalPages: 2 });
+        const items = page.body['items'] as Array<{ content: string; seq: number; expand: { author: { username: string } } }>;
+        expect(items.map((item) => [item.content, item.seq])).toEqual([
+          ['three', 3],
+          ['two', 2],
+        ]);
+        expect(items[0]?.expand.author.username).toBe(ann.username);
+        const older = await api('GET', `/api/collections/messages/records?page=1&perPage=30&sort=-seq&filter=${encodeURIComponent(`chat = "${chatId}" && seq < 2`)}`, { as: bob });
+        expect((older.body['items'] as Array<{ content: string }>).map((item) => item.content)).toEqual(['one']);
+      });
+
+      it('keeps the messages of a chat from people outside it', async () => {
+        const ann = await signUp('ann');
+        const eve = await signUp('eve');
+        const chatId = await chatOf(ann, 'Secret');
+        await api('POST', '/api/collections/messages/records', { as: ann, json: { chat: chatId, content: 'hidden' } });
+        const filter = encodeURIComponent(`chat = "${chatId}"`);
+        const listed = await api('GET', `/api/collections/messages/records?page=1&perPage=30&filter=${filter}`, { as: eve });
+        const items = listed.status === 200 ? (listed.body['items'] as unknown[]) : [];
+        expect(items).toEqual([]);
+      });
+
+      it('lets only the author delete a message', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Talk', [bob]);
+        const posted = await api('POST', '/api/collections/messages/records', { as: ann, json: { chat: chatId, content: 'oops' } });
+        const id = String(posted.body['id']);
+        expect(await api('DELETE', `/api/collections/messages/records/${id}`, { as: bob })).toEqual(notFound);
+        expect(await api('DELETE', `/api/collections/messages/records/${id}`, { as: ann })).toEqual({ status: 204, body: {} });
+      });
+    });
+
+    describe('invitations', () => {
+      it('invites by e-mail; the invitee sees, accepts and joins', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Invited');
+        const invited = await api('POST', '/api/invite-to-chat', { as: ann, json: { chat_id: chatId, email: bob.email.toUpperCase() } });
+        expect(invited).toEqual({ status: 200, body: { success: true, status: 'invited', chat_id: chatId } });
+        const pending = await bob.client.invitations.listPending();
+        expect(pending).toEqual([expect.objectContaining({ chat: { id: chatId, name: 'Invited' }, invited_by: expect.objectContaining({ username: ann.username }) })]);
+        await expect(ann.client.invitations.listPending()).resolves.toEqual([]);
+        await expect(bob.client.invitations.acceptPending(pending[0]?.id ?? '')).resolves.toEqual({ chatId });
+        await expect(bob.client.invitations.listPending()).resolves.toEqual([]);
+        expect((await api('GET', `/api/collections/chats/records/${chatId}`, { as: bob })).status).toBe(200);
+      });
+
+      it('adds a user by username at once, and says when there is no such user', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Added');
+        const added = await api('POST', '/api/invite-to-chat', { as: ann, json: { chat_id: chatId, username: bob.username } });
+        expect(added).toEqual({ status: 200, body: { success: true, status: 'added', chat_id: chatId, user: { id: bob.id, username: bob.username, name: '' } } });
+        expect((await api('GET', `/api/collections/chats/records/${chatId}`, { as: bob })).status).toBe(200);
+        const ghost = await api('POST', '/api/invite-to-chat', { as: ann, json: { chat_id: chatId, username: 'nobody_here' } });
+        expect(ghost).toEqual({ status: 404, body: { status: 404, message: 'User not found', data: {} } });
+        const carol = await signUp('carol');
+        const byMember = await api('POST', '/api/invite-to-chat', { as: bob, json: { chat_id: chatId, username: carol.username } });
+        expect(byMember).toEqual({ status: 403, body: { status: 403, message: 'Only chat admins can invite people.', data: {} } });
+        const byOutsider = await api('POST', '/api/invite-to-chat', { as: carol, json: { chat_id: chatId, username: carol.username } });
+        expect(byOutsider).toEqual({ status: 404, body: { status: 404, message: 'Chat not found', data: {} } });
+      });
+
+      it('declines, and answers 404 for an invitation that is not one’s own', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Declined');
+        await api('POST', '/api/invite-to-chat', { as: ann, json: { chat_id: chatId, email: bob.email } });
+        const [invitation] = await bob.client.invitations.listPending();
+        const byOther = await api('POST', `/api/my-invitations/${invitation?.id}/accept`, { as: ann });
+        expect(byOther).toEqual({ status: 404, body: { status: 404, message: 'Invitation not found', data: {} } });
+        expect(await api('POST', `/api/my-invitations/${invitation?.id}/decline`, { as: bob })).toEqual({ status: 204, body: {} });
+        await expect(bob.client.invitations.listPending()).resolves.toEqual([]);
+      });
+    });
+
+    describe('files', () => {
+      const upload = (as: Person, chatId: string, file: File) => {
+        const form = new FormData();
+        form.append('chat', chatId);
+        form.append('file', file);
+        return api('POST', '/api/collections/files/records', { as, form });
+      };
+
+      it('uploads, lists with the uploader expanded, and lets only the uploader delete', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Files', [bob]);
+        const uploaded = await upload(ann, chatId, new File(['hello'], 'Meeting Notes.txt', { type: 'text/plain' }));
+        expect(uploaded).toMatchObject({
+          status: 200,
+          body: { collectionId: 'pbc_1307496212', collectionName: 'files', chat: chatId, uploaded_by: ann.id, original_name: 'Meeting Notes.txt', size: 5, mime_type: 'text/plain' },
+        });
+        expect(uploaded.body['file']).toMatch(/^meeting_notes_[a-z0-9]{10}\.txt$/);
+        const listed = await api('GET', `/api/collections/files/records?page=1&perPage=30&sort=-created&expand=uploaded_by&filter=${encodeURIComponent(`chat = "${chatId}"`)}`, { as: bob });
+        expect(listed.status).toBe(200);
+        expect(listed.body['totalItems']).toBe(1);
+        const [item] = listed.body['items'] as Array<{ id: string; expand: { uploaded_by: { username: string } } }>;
+        expect(item).toMatchObject({ id: uploaded.body['id'], expand: { uploaded_by: { username: ann.username } } });
+        expect(await api('DELETE', `/api/collections/files/records/${String(uploaded.body['id'])}`, { as: bob })).toEqual(notFound);
+        expect(await api('DELETE', `/api/collections/files/records/${String(uploaded.body['id'])}`, { as: ann })).toEqual({ status: 204, body: {} });
+      });
+
+      it('refuses a file type outside the allowed list with the shared rule’s message', async () => {
+        const ann = await signUp('ann');
+        const chatId = await chatOf(ann, 'Files');
+        const refused = await upload(ann, chatId, new File(['MZ'], 'setup.exe'));
+        expect(refused.status).toBe(400);
+        expect(refused.body).toMatchObject({ message: messages.unsupportedFileFormat('.exe'), data: { file: { code: 'validation_invalid_file_type' } } });
+      });
+    });
+
+    describe('agents', () => {
+      it("creates a developer agent with a key shown once, lists it as the user's, and finds it", async () => {
+        const ann = await signUp('ann');
+        const created = await api('POST', '/api/agents', { as: ann, json: { name: 'Zephyr Contract', description: 'Answers contracts' } });
+        expect(created.status).toBe(200);
+        expect(created.body['api_key']).toMatch(/^cfk_/);
+        expect(created.body['agent']).toMatchObject({ name: 'Zephyr Contract', username: 'zephyr_contract', agent_type: 'developer-agent', created_by: ann.id, site_wide_available: true });
+        const mine = await api('GET', '/api/agents/mine', { as: ann });
+        // The user's own agents first; the server's hosted agents (if any) after them.
+        const listed = mine.body['agents'] as Array<{ username: string; agent_type: string }>;
+        expect(listed[0]?.username).toBe('zephyr_contract');
+        expect(listed.filter((agent) => agent.agent_type !== 'confab-agent').map((agent) => agent.username)).toEqual(['zephyr_contract']);
+        const found = await api('GET', '/api/agents/search?q=zephyr', { as: ann });
+        expect(found.status).toBe(200);
+        expect(found.body['agents']).toEqual([
+          { id: (created.body['agent'] as { id: string }).id, name: 'Zephyr Contract', username: 'zephyr_contract', agent_type: 'developer-agent', description: 'Answers contracts', status: 'offline', created_by: ann.id },
+        ]);
+      });
+
+      it('refuses a blank search', async () => {
+        const ann = await signUp('ann');
+        const blank = await api('GET', '/api/agents/search?q=%20', { as: ann });
+        expect(blank).toEqual({
+          status: 400,
+          body: { status: 400, message: 'The search needs at least 1 character.', data: { q: { code: 'validation_required', message: 'Cannot be blank.' } } },
+        });
+      });
+    });
+
+    describe('drops', () => {
+      it('publishes a drop, then likes and bookmarks toggle for each reader', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Launch');
+        const created = await api('POST', '/api/drops', { as: ann, json: { chat_id: chatId, title: 'Contract launch plan', content: 'We ship on Monday. #launch' } });
+        expect(created.status).toBe(200);
+        expect(created.body).toMatchObject({ title: 'Contract launch plan', slug: 'contract-launch-plan', chat_id: chatId, chat_name: 'Launch', author_id: ann.id, can_delete: true, like_count: 0 });
+        const id = String(created.body['id']);
+        expect(await api('POST', `/api/drops/${id}/like`, { as: bob })).toEqual({ status: 200, body: { liked: true, like_count: 1 } });
+        expect(await api('POST', `/api/drops/${id}/like`, { as: bob })).toEqual({ status: 200, body: { liked: false, like_count: 0 } });
+        expect(await api('POST', `/api/drops/${id}/bookmark`, { as: bob })).toEqual({ status: 200, body: { bookmarked: true } });
+        const bookmarks = await api('GET', '/api/drops/bookmarks?page=1&per_page=20', { as: bob });
+        expect((bookmarks.body['drops'] as Array<{ id: string; is_bookmarked: boolean }>).map((drop) => [drop.id, drop.is_bookmarked])).toEqual([[id, true]]);
+        expect(await api('POST', `/api/drops/${id}/bookmark`, { as: bob })).toEqual({ status: 200, body: { bookmarked: false } });
+        const read = await api('GET', '/api/drops/contract-launch-plan', { as: bob });
+        expect(read).toMatchObject({ status: 200, body: { id, is_liked: false, is_bookmarked: false, like_count: 0 } });
+      });
+
+      it('answers 404 for a drop that does not exist, and for a chat one is not in', async () => {
+        const ann = await signUp('ann');
+        const eve = await signUp('eve');
+        expect(await api('GET', '/api/drops/no-such-drop', { as: ann })).toEqual({ status: 404, body: { status: 404, message: 'Drop not found', data: {} } });
+        const chatId = await chatOf(ann, 'Private');
+        const refused = await api('POST', '/api/drops', { as: eve, json: { chat_id: chatId, title: 'Not mine', content: 'Hello' } });
+        expect(refused).toEqual({ status: 404, body: { status: 404, message: 'Chat not found', data: {} } });
+      });
+    });
+  });
+}
