@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { AllowList, systemResolver, type Resolver } from './guard';
-import { startGuardedProxy } from './guardedProxy';
+import { startGuardedProxy, type GuardedProxy } from './guardedProxy';
 import { checkedAddress, defaultFetchMaxBytes, defaultFetchTimeoutMs, FetchError, shortUrl } from './fetcher';
 
 /**
@@ -133,7 +133,13 @@ export class ChromiumRenderer implements PageRenderer {
     // The first address is judged before any browser work, for the same clear refusal as the fetcher's.
     await checkedAddress(url, this.allowList, this.resolver);
     const done = await this.turn();
-    const proxy = await startGuardedProxy({ allowHosts: [...(this.options.allowHosts ?? [])], resolver: this.resolver, maxBytes: this.maxBytes });
+    let proxy: GuardedProxy;
+    try {
+      proxy = await startGuardedProxy({ allowHosts: [...(this.options.allowHosts ?? [])], resolver: this.resolver, maxBytes: this.maxBytes });
+    } catch (error) {
+      done();
+      throw new RendererUnavailable('the guarded proxy of the browser did not start', { cause: error });
+    }
     let context: BrowserContext | undefined;
     let timedOut = false;
     let started = Date.now();
@@ -189,7 +195,9 @@ export class ChromiumRenderer implements PageRenderer {
       const html = await page.content();
       if (proxy.exceeded) throw tooLarge();
       if (timedOut) throw timeout();
-      return { url: page.url(), html: html.length > this.maxBytes ? html.slice(0, this.maxBytes) : html };
+      // A page that navigated itself somewhere refused ends on Chromium's error page: keep the last real URL.
+      const finalUrl = /^https?:/.test(page.url()) ? page.url() : response.url();
+      return { url: finalUrl, html: html.length > this.maxBytes ? html.slice(0, this.maxBytes) : html };
     } catch (error) {
       throw failure(error);
     } finally {
