@@ -17,7 +17,7 @@ export function useConfabClient(): ConfabUiClient {
   return useConfabContext('useConfabClient').client;
 }
 
-/** The host router's navigate function given to the nearest ConfabProvider. */
+/** The navigate function of the nearest ConfabProvider: the host router's, or browserNavigate. */
 export function useNavigate(): NavigateFunction {
   return useConfabContext('useNavigate').navigate;
 }

@@ -9,7 +9,8 @@ export interface NavigateOptions {
 }
 
 /**
- * The host router's navigate function. chat-ui never imports a router, so the host passes this in
- * (for react-router: `(to, options) => navigate(to, options)`).
+ * How chat-ui moves to another path. chat-ui never imports a router: the host passes its router's
+ * navigate to ConfabProvider (for react-router: `(to, options) => navigate(to, options)`), or
+ * leaves it out for `browserNavigate` (the History API and a popstate event).
  */
 export type NavigateFunction = (to: string, options?: NavigateOptions) => void;
