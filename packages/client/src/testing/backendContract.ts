@@ -254,10 +254,22 @@ export function backendContract(name: string, makeBackend: () => Promise<Contrac
         const eve = await signUp('eve');
         const chatId = await chatOf(ann, 'Secret');
         await api('POST', '/api/collections/messages/records', { as: ann, json: { chat: chatId, content: 'hidden' } });
+        const intruding = await api('POST', '/api/collections/messages/records', { as: eve, json: { chat: chatId, content: 'let me in' } });
+        expect(intruding).toEqual({ status: 400, body: { status: 400, message: 'Failed to create record.', data: {} } });
         const filter = encodeURIComponent(`chat = "${chatId}"`);
         const listed = await api('GET', `/api/collections/messages/records?page=1&perPage=30&filter=${filter}`, { as: eve });
         const items = listed.status === 200 ? (listed.body['items'] as unknown[]) : [];
         expect(items).toEqual([]);
+      });
+
+      it('refuses blank content with the field error', async () => {
+        const ann = await signUp('ann');
+        const chatId = await chatOf(ann, 'Talk');
+        const blank = await api('POST', '/api/collections/messages/records', { as: ann, json: { chat: chatId, content: '   ' } });
+        expect(blank).toEqual({
+          status: 400,
+          body: { status: 400, message: 'Failed to create record.', data: { content: { code: 'validation_required', message: 'Cannot be blank.' } } },
+        });
       });
 
       it('lets only the author delete a message', async () => {

@@ -482,6 +482,8 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
     }
     if (request.method === 'POST') {
       const target = String(body['chat'] ?? '');
+      // Only a participant posts (PocketBase answers an unmet create rule with a bare 400).
+      if (!data.chats.some((chat) => chat.id === target && chat.participants.includes(caller))) return errorResponse(400, 'Failed to create record.');
       const seq = data.messages.filter((message) => message.chat === target).length + 1;
       const field = 'encryptedContent' in body ? 'encryptedContent' : 'content';
       const content = String(body[field] ?? '').trim();
