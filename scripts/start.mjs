@@ -4,6 +4,8 @@
 // (default http://localhost:8090). Quiet by default: the start-up line, warnings and errors
 // (`--log-level info` or CONFAB_LOG_LEVEL=info adds a line per request). Extra arguments are passed
 // to confab-server, e.g. `pnpm start --port 9000`. Ctrl-C or SIGTERM drains the server and exits 0.
+// package.json runs this with `exec`, so pnpm's child is this process and not a shell: a shell would
+// die of the signal first, and pnpm would report 'Command failed' (and leave us running on SIGTERM).
 import { spawnSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
