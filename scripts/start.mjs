@@ -20,10 +20,13 @@ function run(args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-// The server's dist imports @confab/client/rules at run time, so the client is built first (pnpm sorts by dependency).
-run(['--filter', '@confab/client', '--filter', '@confab/server', '--filter', '@confab/reference', 'run', 'build']);
-// The reference app's build into packages/server/web, precompressed: what `npx @confab/server` serves.
-run(['--filter', '@confab/server', 'run', 'bundle-web']);
+// CONFAB_START_SKIP_BUILD=1 runs what was built last (a quicker restart; the tests).
+if (!process.env.CONFAB_START_SKIP_BUILD) {
+  // The server's dist imports @confab/client/rules at run time, so the client is built first (pnpm sorts by dependency).
+  run(['--filter', '@confab/client', '--filter', '@confab/server', '--filter', '@confab/reference', 'run', 'build']);
+  // The reference app's build into packages/server/web, precompressed: what `npx @confab/server` serves.
+  run(['--filter', '@confab/server', 'run', 'bundle-web']);
+}
 
 const argv = process.argv.slice(2);
 const quiet = argv.some((argument) => argument === '--log-level' || argument.startsWith('--log-level=')) || process.env.CONFAB_LOG_LEVEL ? [] : ['--log-level', 'warn'];
