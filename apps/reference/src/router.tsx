@@ -1,5 +1,5 @@
 import { Suspense } from 'react';
-import { Navigate, Outlet, Route, Routes } from 'react-router';
+import { Navigate, Outlet, Router, type RouteDefinition } from './routing/router';
 import type { DropsFeedScreenProps } from '@confab/chat-ui';
 import { lazyPage } from './pageModules';
 import { PageLoading } from './routes/PageLoading';
@@ -33,45 +33,59 @@ const ChatDrops = lazyPage('chatDrops');
  * to '/' (which is the shell when signed in).
  */
 export function AppRoutes() {
-  return (
-    <Routes>
-      <Route index element={<Home />} />
-      <Route path="login" element={<Login />} />
-      <Route path="register" element={<Register />} />
-      <Route path="forgot-password" element={<ForgotPassword />} />
-      <Route path="reset-password" element={<ResetPassword />} />
-      <Route path="join" element={<Join />} />
-      <Route path="join/:token" element={<Join />} />
-      <Route path="profile" element={<Profile />} />
-      <Route path="agents" element={<Agents />} />
-      <Route path="admin/confab-agents" element={<ConfabAgents />} />
-      <Route path="complete-account" element={<CompleteAccount />} />
-      <Route path="complete-signup" element={<CompleteSignup />} />
-      {/* Static paths win over :slug, and no slug may equal one (reservedDropSlugs). */}
-      <Route path="drops" element={<DropsLayout />}>
-        <Route element={<ShellOutlet />}>
-          <Route index element={<DropsFeed tab="following" />} />
-          <Route path="trending" element={<DropsFeed tab="trending" />} />
-          <Route path="discover" element={<DropsFeed tab="discover" />} />
-          <Route path=":slug" element={<Drop />} />
-        </Route>
-      </Route>
-      <Route path="chat" element={<ChatLayout />}>
-        <Route element={<ShellOutlet />}>
-          <Route index element={<ChatHome />} />
-          <Route path="new" element={<NewChat />} />
-          <Route path=":id" element={<Chat />} />
-          <Route path=":id/options" element={<ChatOptions />} />
-          <Route path=":id/invite" element={<InviteUser />} />
-          <Route path=":id/drops" element={<ChatDrops />} />
-          {/* Anything else under /chat: the shell's home. */}
-          <Route path="*" element={<ChatHome />} />
-        </Route>
-      </Route>
-      <Route path="*" element={<Navigate to="/" replace />} />
-    </Routes>
-  );
+  return <Router routes={routes} fallback={<Navigate to="/" replace />} />;
 }
+
+/** Spec §2 routes. Static paths come before `:param` ones (the router matches in order). */
+const routes: RouteDefinition[] = [
+  { index: true, element: <Home /> },
+  { path: 'login', element: <Login /> },
+  { path: 'register', element: <Register /> },
+  { path: 'forgot-password', element: <ForgotPassword /> },
+  { path: 'reset-password', element: <ResetPassword /> },
+  { path: 'join', element: <Join /> },
+  { path: 'join/:token', element: <Join /> },
+  { path: 'profile', element: <Profile /> },
+  { path: 'agents', element: <Agents /> },
+  { path: 'admin/confab-agents', element: <ConfabAgents /> },
+  { path: 'complete-account', element: <CompleteAccount /> },
+  { path: 'complete-signup', element: <CompleteSignup /> },
+  {
+    // Static paths win over :slug, and no slug may equal one (reservedDropSlugs).
+    path: 'drops',
+    element: <DropsLayout />,
+    children: [
+      {
+        element: <ShellOutlet />,
+        children: [
+          { index: true, element: <DropsFeed tab="following" /> },
+          { path: 'trending', element: <DropsFeed tab="trending" /> },
+          { path: 'discover', element: <DropsFeed tab="discover" /> },
+          { path: ':slug', element: <Drop /> },
+        ],
+      },
+    ],
+  },
+  {
+    path: 'chat',
+    element: <ChatLayout />,
+    children: [
+      {
+        element: <ShellOutlet />,
+        children: [
+          { index: true, element: <ChatHome /> },
+          { path: 'new', element: <NewChat /> },
+          { path: ':id', element: <Chat /> },
+          { path: ':id/options', element: <ChatOptions /> },
+          { path: ':id/invite', element: <InviteUser /> },
+          { path: ':id/drops', element: <ChatDrops /> },
+          // Anything else under /chat: the shell's home.
+          { path: '*', element: <ChatHome /> },
+        ],
+      },
+    ],
+  },
+];
 
 /** Inside the shell, a page still loading shows a spinner in the main area; the sidebar stays. */
 function ShellOutlet() {

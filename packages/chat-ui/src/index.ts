@@ -19,7 +19,7 @@ export type {
 } from './provider/clientInterface';
 export { useConfabClient, useConfabStore, useNavigate } from './provider/hooks';
 export { useComponents, defaultComponents } from './provider/ComponentsContext';
-export type { ConfabComponents } from './provider/ComponentsContext';
+export type { ComponentsInEffect, ConfabComponents, SharedComponentName } from './provider/ComponentsContext';
 export type { NavigateFunction, NavigateOptions } from './provider/types';
 
 // Headless hooks (bring your own UI)

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useLocation, useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from '../routing/router';
 import { ChatPage } from '@confab/chat-ui';
 import { firstMessageFrom } from '../routes/navigationState';
 
@@ -10,6 +10,6 @@ export default function Page() {
   const navigate = useNavigate();
   const { pathname, search } = location;
   // Sent once: the history entry forgets it, so Back, Forward and a reload do not send it again.
-  const forget = useCallback(() => void navigate({ pathname, search }, { replace: true, state: null }), [navigate, pathname, search]);
+  const forget = useCallback(() => navigate(`${pathname}${search}`, { replace: true, state: null }), [navigate, pathname, search]);
   return <ChatPage chatId={id} initialMessage={firstMessageFrom(location.state)} onInitialMessageSent={forget} />;
 }

@@ -1,4 +1,4 @@
-import { Outlet, useParams } from 'react-router';
+import { Outlet, useParams } from '../routing/router';
 import { AppShell } from '@confab/chat-ui';
 import { PrivateRoute } from '../routes/PrivateRoute';
 

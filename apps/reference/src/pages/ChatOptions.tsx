@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '../routing/router';
 import { ChatOptionsScreen } from '@confab/chat-ui';
 
 /** /chat/:id/options */

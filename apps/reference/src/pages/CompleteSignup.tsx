@@ -1,8 +1,8 @@
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../routing/router';
 import { CompleteSignupPage } from '@confab/chat-ui';
 
 /** /complete-signup?user_id=…&chat_id=…&temp_password=… */
 export default function Page() {
-  const [searchParams] = useSearchParams();
+  const searchParams = useSearchParams();
   return <CompleteSignupPage userId={searchParams.get('user_id')} chatId={searchParams.get('chat_id')} tempPassword={searchParams.get('temp_password')} />;
 }

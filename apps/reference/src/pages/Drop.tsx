@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '../routing/router';
 import { DropScreen } from '@confab/chat-ui';
 
 /** /drops/:slug: one drop; also where a new drop opens. */

@@ -1,4 +1,4 @@
-import { Outlet } from 'react-router';
+import { Outlet } from '../routing/router';
 import { AppShell } from '@confab/chat-ui';
 import { PrivateRoute } from '../routes/PrivateRoute';
 

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams } from '../routing/router';
 import { InviteUserScreen } from '@confab/chat-ui';
 
 /** /chat/:id/invite */

@@ -1,10 +1,10 @@
-import { useParams, useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from '../routing/router';
 import { JoinScreen } from '@confab/chat-ui';
 
 /** /join/:token, or /join?token=… (spec §2: the token may also come from the query). */
 export default function Page() {
   const { token } = useParams();
-  const [searchParams] = useSearchParams();
+  const searchParams = useSearchParams();
   const value = token ?? searchParams.get('token');
   // A new token remounts the screen, so every join runs from the start.
   return <JoinScreen key={value ?? ''} token={value} />;

@@ -1,4 +1,4 @@
-import { useLocation } from 'react-router';
+import { useLocation } from '../routing/router';
 import { CreateChatScreen } from '@confab/chat-ui';
 import { preselectedAgentFrom } from '../routes/navigationState';
 

@@ -1,8 +1,8 @@
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../routing/router';
 import { RegisterScreen } from '@confab/chat-ui';
 
 /** /register?source=…&user_type=… (the landing call to action sends main-landing / mixed). */
 export default function Page() {
-  const [searchParams] = useSearchParams();
+  const searchParams = useSearchParams();
   return <RegisterScreen source={searchParams.get('source') ?? undefined} userType={searchParams.get('user_type') ?? undefined} />;
 }

@@ -1,8 +1,8 @@
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../routing/router';
 import { ResetPasswordScreen } from '@confab/chat-ui';
 
 /** /reset-password?token=… from the mailed link. */
 export default function Page() {
-  const [searchParams] = useSearchParams();
+  const searchParams = useSearchParams();
   return <ResetPasswordScreen token={searchParams.get('token')} />;
 }

@@ -1,8 +1,6 @@
-import { Suspense, useCallback, type ReactNode } from 'react';
-import { flushSync } from 'react-dom';
-import { useNavigate as useRouterNavigate } from 'react-router';
+import { Suspense, type ReactNode } from 'react';
 import type { ConfabClient } from '@confab/client';
-import { ConfabProvider, InitializingScreen, useConfabStore, type NavigateFunction } from '@confab/chat-ui';
+import { ConfabProvider, InitializingScreen, useConfabStore } from '@confab/chat-ui';
 
 export interface RootLayoutProps {
   client: ConfabClient;
@@ -10,20 +8,13 @@ export interface RootLayoutProps {
   children: ReactNode;
 }
 
-/** Provides the client and the router's navigate to every screen, behind the app-start gate. */
+/**
+ * Provides the client to every screen, behind the app-start gate. Navigation is the provider's
+ * default (browserNavigate: the History API and a popstate), which the router listens to.
+ */
 export function RootLayout({ client, children }: RootLayoutProps) {
-  const routerNavigate = useRouterNavigate();
-  const navigate = useCallback<NavigateFunction>(
-    (to, options) => {
-      // flushSync: the new screen (or, on a page's first visit, its loading state) is on the page
-      // in the same task as the URL change, so nothing (a person, an assistive technology, a
-      // browser test) sees the new URL over the old screen.
-      flushSync(() => void routerNavigate(to, { replace: options?.replace === true, state: options?.state }));
-    },
-    [routerNavigate],
-  );
   return (
-    <ConfabProvider client={client} navigate={navigate}>
+    <ConfabProvider client={client}>
       <AppStartGate>{children}</AppStartGate>
     </ConfabProvider>
   );

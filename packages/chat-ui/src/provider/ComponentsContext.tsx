@@ -1,16 +1,12 @@
 import { createContext, useContext, type ComponentType } from 'react';
 import type { ChatHeaderProps } from '../components/ChatHeader/ChatHeader';
-import { ChatHeader } from '../components/ChatHeader/ChatHeader';
 import type { LinkProps } from '../components/Link/Link';
 import { Link } from '../components/Link/Link';
 import type { LogoProps } from '../components/Logo/Logo';
 import { Logo } from '../components/Logo/Logo';
 import type { MessageProps } from '../components/Message/Message';
-import { Message } from '../components/Message/Message';
 import type { MessageInputProps } from '../components/MessageInput/MessageInput';
-import { MessageInput } from '../components/MessageInput/MessageInput';
 import type { MessageListEmptyProps } from '../components/MessageList/MessageListEmpty';
-import { MessageListEmpty } from '../components/MessageList/MessageListEmpty';
 import type { SpinnerProps } from '../components/Spinner/Spinner';
 import { Spinner } from '../components/Spinner/Spinner';
 
@@ -43,20 +39,23 @@ export interface ConfabComponents {
   ChatHeader: ComponentType<ChatHeaderProps>;
 }
 
-export const defaultComponents: ConfabComponents = {
-  Link,
-  Logo,
-  Spinner,
-  Message,
-  EmptyState: MessageListEmpty,
-  MessageInput,
-  ChatHeader,
-};
+/** The parts every screen uses, whose defaults the provider supplies. */
+export type SharedComponentName = 'Link' | 'Logo' | 'Spinner';
 
-export const ComponentsContext = createContext<ConfabComponents | null>(null);
+/**
+ * The components in effect: the shared parts (defaults merged with overrides), and the chat
+ * page's parts only when overridden. Their defaults are imported where they are used (MessageList,
+ * ChatPage), so a page without a chat never loads the message renderer (markdown, sanitiser).
+ */
+export type ComponentsInEffect = Pick<ConfabComponents, SharedComponentName> & Partial<Omit<ConfabComponents, SharedComponentName>>;
+
+/** The defaults of the shared parts (Link, Logo, Spinner); the chat page's parts default where they render. */
+export const defaultComponents: Pick<ConfabComponents, SharedComponentName> = { Link, Logo, Spinner };
+
+export const ComponentsContext = createContext<ComponentsInEffect | null>(null);
 
 /** The components in effect: the defaults merged with the provider's overrides. */
-export function useComponents(): ConfabComponents {
+export function useComponents(): ComponentsInEffect {
   const components = useContext(ComponentsContext);
   if (components === null) {
     throw new Error('useComponents must be used inside <ConfabProvider>.');

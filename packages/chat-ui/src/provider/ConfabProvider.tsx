@@ -2,7 +2,7 @@ import { useMemo, type ReactNode } from 'react';
 import { browserNavigate } from '../routing/browserNavigate';
 import type { ConfabUiClient } from './clientInterface';
 import { ConfabContext, type ConfabContextValue } from './ConfabContext';
-import { ComponentsContext, defaultComponents, type ConfabComponents } from './ComponentsContext';
+import { ComponentsContext, defaultComponents, type ComponentsInEffect, type ConfabComponents } from './ComponentsContext';
 import { ConfabRoot, type ConfabTheme } from './ConfabRoot';
 import type { NavigateFunction } from './types';
 
@@ -59,15 +59,15 @@ export function ConfabProvider({
   // Hosts often pass `components` inline; memoising on the individual overrides keeps consumers
   // from re-rendering when nothing really changed.
   const { Link, Logo, Spinner, Message, EmptyState, MessageInput, ChatHeader } = components ?? {};
-  const merged = useMemo<ConfabComponents>(
+  const merged = useMemo<ComponentsInEffect>(
     () => ({
       Link: Link ?? defaultComponents.Link,
       Logo: Logo ?? defaultComponents.Logo,
       Spinner: Spinner ?? defaultComponents.Spinner,
-      Message: Message ?? defaultComponents.Message,
-      EmptyState: EmptyState ?? defaultComponents.EmptyState,
-      MessageInput: MessageInput ?? defaultComponents.MessageInput,
-      ChatHeader: ChatHeader ?? defaultComponents.ChatHeader,
+      ...(Message === undefined ? {} : { Message }),
+      ...(EmptyState === undefined ? {} : { EmptyState }),
+      ...(MessageInput === undefined ? {} : { MessageInput }),
+      ...(ChatHeader === undefined ? {} : { ChatHeader }),
     }),
     [Link, Logo, Spinner, Message, EmptyState, MessageInput, ChatHeader],
   );

@@ -4,6 +4,8 @@ import type { AgentNotice as AgentNoticeData, TimeAgoLocale } from '@confab/clie
 import type { ClientMessage } from '../../internal/chatClient';
 import { useComponents } from '../../provider/ComponentsContext';
 import { AgentNotice } from '../AgentNotice/AgentNotice';
+import { Message as DefaultMessage } from '../Message/Message';
+import { MessageListEmpty } from './MessageListEmpty';
 
 export interface MessageListProps {
   /** The chat's messages in order (oldest first), as the store holds them. */
@@ -82,7 +84,7 @@ export function MessageList({
   notices = noNotices,
 }: MessageListProps) {
   // Message and EmptyState are overridable through <ConfabProvider components>.
-  const { Spinner, Message, EmptyState } = useComponents();
+  const { Spinner, Message = DefaultMessage, EmptyState = MessageListEmpty } = useComponents();
   const scrollRef = useRef<HTMLDivElement>(null);
   const needle = filter.trim().toLowerCase();
   const hasRows = messages.length > 0;

@@ -3,7 +3,9 @@ import { displayNameOf, isChatAdmin, type ClientState, type TimeAgoLocale } from
 import { AgentStatusBar } from '../../components/AgentStatusBar/AgentStatusBar';
 import { Button } from '../../components/Button/Button';
 import { ChatFilesPanel } from '../../components/ChatFilesPanel/ChatFilesPanel';
+import { ChatHeader as DefaultChatHeader } from '../../components/ChatHeader/ChatHeader';
 import { CreateDropModal } from '../../components/CreateDropModal/CreateDropModal';
+import { MessageInput as DefaultMessageInput } from '../../components/MessageInput/MessageInput';
 import { MessageList } from '../../components/MessageList/MessageList';
 import { PageHeader } from '../../components/PageHeader/PageHeader';
 import { useChat } from '../../hooks/useChat';
@@ -57,7 +59,7 @@ export function ChatPage({
 }: ChatPageProps) {
   const navigate = useNavigate();
   // The header and the input are overridable through <ConfabProvider components>.
-  const { ChatHeader, MessageInput } = useComponents();
+  const { ChatHeader = DefaultChatHeader, MessageInput = DefaultMessageInput } = useComponents();
   // Opening, paging, sending and retrying are the headless useChat's; the page adds the rest.
   const { chat, messages, loading, opened, error, notFound, hasOlder, loadOlder, send: sendMessage, retry, reload } = useChat(chatId);
   const user = useConfabStore(selectUser);
