@@ -80,6 +80,22 @@ describe('sizeBudget', () => {
     expect(formatTable([login!, chat!])).toMatch(/\/chat\/:id\s+1\d\d\.\d\s+100\.0\s+5\s+OVER/);
   });
 
+  it('prints the target of a route beside its budget, met or not yet, without failing on it', () => {
+    const withTargets = {
+      ...routeTable,
+      budgets: [
+        { route: '/login', pages: ['login'], limitKb: 200, targetKb: 200 },
+        { route: '/chat/:id', pages: ['chat'], limitKb: 200, targetKb: 100 },
+      ],
+    };
+    const [login, chat] = measureRoutes({ manifest, routeTable: withTargets, readAsset });
+    expect(login).toMatchObject({ ok: true, meetsTarget: true, targetBytes: 200_000 });
+    expect(chat).toMatchObject({ ok: true, meetsTarget: false, targetBytes: 100_000 });
+    const table = formatTable([login!, chat!]);
+    expect(table).toMatch(/\/login\s+\d+\.\d\s+200\.0\s+4\s+OK\s+200\.0 met/);
+    expect(table).toMatch(/\/chat\/:id\s+1\d\d\.\d\s+200\.0\s+5\s+OK\s+100\.0 not yet/);
+  });
+
   it('refuses a route table that names a page the build does not have', () => {
     const broken = { ...routeTable, budgets: [{ route: '/', pages: ['home'], limitKb: 100 }] };
     expect(() => measureRoutes({ manifest, routeTable: broken, readAsset })).toThrow('names page "home"');
