@@ -1,10 +1,11 @@
 import { useId, type MouseEvent } from 'react';
-import { avatarColor, timeAgo, type TimeAgoLocale, type WireDrop } from '@confab/client';
+import { avatarColor, type TimeAgoLocale, type WireDrop } from '@confab/client';
 import { cardTags, chatDropsPath, dropPath } from '../../internal/dropsClient';
 import { useProxiedImageSrc } from '../../internal/ProxiedHtml';
 import { useComponents } from '../../provider/ComponentsContext';
 import { useNavigate } from '../../provider/hooks';
 import { BookmarkButton, LikeButton } from './DropReactions';
+import { TimeAgo } from '../Message/TimeAgo';
 
 export interface DropCardProps {
   drop: WireDrop;
@@ -43,9 +44,7 @@ export function DropCard({ drop, locale = 'en', now, hideChat = false }: DropCar
             </span>
             <span className="cf-drop-card__chat-name">{drop.chat_name}</span>
           </Link>
-          <time className="cf-drop-card__date" dateTime={drop.published_at}>
-            {timeAgo(drop.published_at, { locale, now })}
-          </time>
+          <TimeAgo className="cf-drop-card__date" date={drop.published_at} locale={locale} now={now instanceof Date ? now.getTime() : now} />
         </header>
       )}
       {drop.featured_image !== '' ? <FeaturedImage src={drop.featured_image} alt={drop.title} /> : null}
@@ -53,9 +52,7 @@ export function DropCard({ drop, locale = 'en', now, hideChat = false }: DropCar
         <Link to={dropPath(drop.slug)}>{drop.title}</Link>
       </h3>
       {hideChat ? (
-        <time className="cf-drop-card__date" dateTime={drop.published_at}>
-          {timeAgo(drop.published_at, { locale, now })}
-        </time>
+        <TimeAgo className="cf-drop-card__date" date={drop.published_at} locale={locale} now={now instanceof Date ? now.getTime() : now} />
       ) : null}
       {drop.excerpt !== '' ? <p className="cf-drop-card__excerpt">{drop.excerpt}</p> : null}
       {shown.length > 0 ? (

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { avatarColor, messages, timeAgo, toConfabError, type ClientState, type TimeAgoLocale } from '@confab/client';
+import { avatarColor, messages, toConfabError, type ClientState, type TimeAgoLocale } from '@confab/client';
 import { Alert } from '../../components/Alert/Alert';
 import { Button } from '../../components/Button/Button';
 import { chatInitial, viewsLabel } from '../../components/DropCard/DropCard';
@@ -10,6 +10,7 @@ import { useDocumentTitle } from '../../internal/useDocumentTitle';
 import { useComponents } from '../../provider/ComponentsContext';
 import { useConfabClient, useConfabStore, useNavigate } from '../../provider/hooks';
 import { DropContent } from './DropContent';
+import { TimeAgo } from '../../components/Message/TimeAgo';
 
 export interface DropScreenProps {
   /** The slug (or id) of /drops/{slug}. */
@@ -112,9 +113,7 @@ export function DropScreen({ slug, backTo = '/drops', confirm = (question) => wi
               </span>
               <span className="cf-drop-card__chat-name">{drop.chat_name}</span>
             </Link>
-            <time className="cf-drop-card__date" dateTime={drop.published_at}>
-              {timeAgo(drop.published_at, { locale })}
-            </time>
+            <TimeAgo className="cf-drop-card__date" date={drop.published_at} locale={locale} />
           </header>
           <h1 id={titleId} className="cf-drop-view__title">
             {drop.title}
