@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { logFormatFor, optionsFromEnvironment, parseFlags, resolveConfig, type ServerOptions } from './config';
-import { startServer } from './server';
+import { startServer, type ConfabServer } from './server';
 import { openDatabase } from './store/database';
 import { UsersRepository } from './store/repositories/users';
 
@@ -65,18 +65,14 @@ async function serve(argv: string[]): Promise<void> {
   const webDir = webDirOption(argv, process.env['CONFAB_WEB_DIR']);
   const options: ServerOptions = { ...optionsFromEnvironment(argv), webDir, logger: true };
   const json = logFormatFor(options.logFormat, process.stdout) === 'json';
-  const server = await startServer(options);
-  console.log(banner(server.url, json, webDir));
-  let closing = false;
-  const shutdown = () => {
-    // Ctrl-C under `pnpm start` arrives twice (from the terminal and forwarded): one drain.
-    if (closing) return;
-    closing = true;
+  let server: ConfabServer | undefined;
+  let stopping = false;
+  const stop = (running: ConfabServer) => {
     setTimeout(() => {
       console.error(`confab-server: shutdown took over ${shutdownTimeoutMs / 1000} s; exiting`);
       process.exit(1);
     }, shutdownTimeoutMs).unref();
-    server.close().then(
+    running.close().then(
       () => process.exit(0),
       (error: unknown) => {
         console.error(`confab-server: shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -84,8 +80,18 @@ async function serve(argv: string[]): Promise<void> {
       },
     );
   };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  // Installed before start-up, so a signal during it stops the server once it is up. Ctrl-C
+  // under `pnpm start` arrives twice (from the terminal and forwarded): one drain.
+  const onSignal = () => {
+    if (stopping) return;
+    stopping = true;
+    if (server !== undefined) stop(server);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  server = await startServer(options);
+  console.log(banner(server.url, json, webDir));
+  if (stopping) stop(server);
 }
 
 async function main(argv: string[]): Promise<void> {
