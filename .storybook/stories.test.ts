@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -165,6 +165,9 @@ async function showStory(page: Page, baseUrl: string, id: string, fresh: boolean
     await page.evaluate((storyId) => {
       const scope = window as unknown as { __confabStory: { id: string; events: StoryEvent[] }; __STORYBOOK_ADDONS_CHANNEL__: { emit(name: string, ...args: unknown[]): void } };
       scope.__confabStory = { id: storyId, events: [] };
+      // Each story starts as on a fresh page: no session or flags left by the previous one.
+      localStorage.clear();
+      sessionStorage.clear();
       scope.__STORYBOOK_ADDONS_CHANNEL__.emit('setCurrentStory', { storyId, viewMode: 'story' });
     }, id);
   }
@@ -210,11 +213,20 @@ describeStories('Storybook: every story renders, plays and passes axe', () => {
   let server: Server;
   let baseUrl: string;
   let browser: Browser;
-  let context: BrowserContext;
-  /** Idle pages, each with the preview loaded once it has shown a story. */
+  /** Idle pages, each in its own context (storage is per origin and context: stories on two pages must not share a session), with the preview loaded once it has shown a story. */
   const idle: Array<{ page: Page; loaded: boolean }> = [];
   const waiting: Array<(slot: { page: Page; loaded: boolean }) => void> = [];
   const started = Date.now();
+
+  let axeSource = '';
+
+  /** A page in a context of its own, recording the channel's events and carrying axe-core. */
+  async function newPage(): Promise<Page> {
+    const context = await browser.newContext({ viewport: desktop, reducedMotion: 'reduce' });
+    await context.addInitScript({ content: recordChannelEvents });
+    await context.addInitScript({ content: axeSource });
+    return context.newPage();
+  }
 
   async function acquire(): Promise<{ page: Page; loaded: boolean }> {
     const slot = idle.pop();
@@ -235,15 +247,11 @@ describeStories('Storybook: every story renders, plays and passes axe', () => {
       headless: true,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     });
-    context = await browser.newContext({ viewport: desktop, reducedMotion: 'reduce' });
-    const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    await context.addInitScript({ content: recordChannelEvents });
-    await context.addInitScript({ content: axeSource });
-    for (let index = 0; index < pageCount; index += 1) idle.push({ page: await context.newPage(), loaded: false });
+    axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    for (let index = 0; index < pageCount; index += 1) idle.push({ page: await newPage(), loaded: false });
   });
 
   afterAll(async () => {
-    await context?.close();
     await browser?.close();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     console.log(`${stories.length} stories checked in ${((Date.now() - started) / 1000).toFixed(1)}s`);
@@ -293,8 +301,8 @@ describeStories('Storybook: every story renders, plays and passes axe', () => {
       slot.page.off('pageerror', onPageError);
       if (!healthy) {
         // A failed story may leave the preview stuck: the next story gets a fresh page.
-        await slot.page.close().catch(() => {});
-        slot = { page: await context.newPage(), loaded: false };
+        await slot.page.context().close().catch(() => {});
+        slot = { page: await newPage(), loaded: false };
       }
       release(slot);
     }

@@ -2,21 +2,33 @@ import { useState, type ReactNode } from 'react';
 import type { Decorator } from '@storybook/react-vite';
 import { action } from 'storybook/actions';
 import { ConfabProvider } from '../provider/ConfabProvider';
+import type { ConfabComponents } from '../provider/ComponentsContext';
+import type { ConfabTheme } from '../provider/ConfabRoot';
 import { createStoryClient, type StoryClientOptions } from './storyClient';
 
-/** A fresh ConfabProvider per story, with navigate logged to the Actions panel. */
-export function withConfab(options: StoryClientOptions = {}): Decorator {
-  function ConfabStoryProvider({ children }: { children: ReactNode }) {
+export interface WithConfabOptions extends StoryClientOptions {
+  /** The provider's theme: 'light' (default), 'dark' or 'auto'. */
+  theme?: ConfabTheme;
+  /** Overridable parts to replace (the components context). */
+  components?: Partial<ConfabComponents>;
+}
+
+/**
+ * A fresh ConfabProvider per story, with navigate logged to the Actions panel. The theme is the
+ * option's, else the toolbar's (the `confabTheme` global of .storybook/preview.ts).
+ */
+export function withConfab({ theme: fixedTheme, components, ...options }: WithConfabOptions = {}): Decorator {
+  function ConfabStoryProvider({ children, theme }: { children: ReactNode; theme: ConfabTheme }) {
     // useState, not a module constant: every story (and every remount) starts from clean state.
     const [{ client }] = useState(() => createStoryClient(options));
     return (
-      <ConfabProvider client={client} navigate={action('navigate')}>
+      <ConfabProvider client={client} navigate={action('navigate')} theme={theme} components={components}>
         {children}
       </ConfabProvider>
     );
   }
-  return (Story) => (
-    <ConfabStoryProvider>
+  return (Story, context) => (
+    <ConfabStoryProvider theme={fixedTheme ?? (context.globals['confabTheme'] as ConfabTheme | undefined) ?? 'light'}>
       <Story />
     </ConfabStoryProvider>
   );
