@@ -3,6 +3,8 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { action } from 'storybook/actions';
 import { withConfab } from '../../storybook/withConfab';
 import { ChatHeader, type ChatHeaderProps } from './ChatHeader';
+import { expect, userEvent, within } from 'storybook/test';
+import { longNames, narrow, rtlText, withRtl } from '../../storybook/storyStates';
 
 function Stateful(props: Partial<ChatHeaderProps>) {
   const [query, setQuery] = useState(props.searchQuery ?? '');
@@ -42,6 +44,48 @@ export const NotAdmin: Story = {
 };
 
 export const SmallScreen: Story = {
-  globals: { viewport: { value: 'mobile1', isRotated: false } },
+  ...narrow,
+  tags: ['narrow'],
   decorators: [withConfab({ signedIn: true, state: { connectionState: 'connected', isConnected: true } })],
+};
+
+const connectedState = withConfab({ signedIn: true, state: { connectionState: 'connected', isConnected: true } });
+
+export const LongName: Story = { args: { chat: { id: 'chat00000000001', name: longNames.chat } }, decorators: [connectedState] };
+
+/** A long name on a phone: the header stays compact, the name truncates. */
+export const LongNameNarrow: Story = { ...narrow, tags: ['narrow'], args: { chat: { id: 'chat00000000001', name: longNames.chat } }, decorators: [connectedState] };
+
+export const RightToLeft: Story = { args: { chat: { id: 'chat00000000001', name: rtlText.chat } }, decorators: [withRtl, connectedState] };
+
+/** Searching from the keyboard filters the messages as one types. */
+export const SearchWithKeyboard: Story = {
+  decorators: [connectedState],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const search = canvas.getByRole('searchbox', { name: 'Search messages' });
+    await userEvent.click(search);
+    await userEvent.keyboard('launch');
+    await expect(search).toHaveValue('launch');
+  },
+};
+
+/** The phone's action menu from the keyboard: Enter opens it, Escape closes it and returns focus to its button. */
+export const ActionsMenuNarrow: Story = {
+  ...narrow,
+  tags: ['narrow'],
+  decorators: [connectedState],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const toggle = canvas.getByRole('button', { name: 'Chat actions' });
+    toggle.focus();
+    await userEvent.keyboard('{Enter}');
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    const invite = canvas.getByRole('button', { name: 'Invite User' });
+    await expect(invite).toBeVisible();
+    invite.focus();
+    await userEvent.keyboard('{Escape}');
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(toggle).toHaveFocus();
+  },
 };

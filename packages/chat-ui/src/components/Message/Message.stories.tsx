@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { action } from 'storybook/actions';
 import { clientMessage, searchResultsData } from '../../testing/builders';
 import { Message } from './Message';
+import { longNames, narrow, rtlText, withRtl } from '../../storybook/storyStates';
 
 const now = Date.parse('2026-01-05T12:30:00Z');
 
@@ -65,3 +66,21 @@ export const SearchResults: Story = {
 export const Highlighted: Story = { args: { highlight: 'friday', message: clientMessage({ content: 'Friday works. Friday it is.' }, { now }) } };
 
 export const Chinese: Story = { args: { locale: 'zh', message: clientMessage({ content: '你好' }, { minutesAgo: 120, now }) } };
+
+/** A long author name and an unbroken word: both wrap inside the bubble. */
+export const LongNames: Story = {
+  args: { message: clientMessage({ content: `${longNames.word} — and a link https://example.com/${longNames.word}`, author_name: longNames.person }, { minutesAgo: 3, now }) },
+};
+
+export const RightToLeft: Story = {
+  args: { message: clientMessage({ content: rtlText.message, author_name: rtlText.person }, { minutesAgo: 3, now }) },
+  decorators: [withRtl],
+};
+
+/** Mixed directions in one message (Hebrew with an English name and a number). */
+export const MixedDirection: Story = {
+  args: { message: clientMessage({ content: `${rtlText.hebrew} — Alice, v2.0` }, { minutesAgo: 3, now }) },
+  decorators: [withRtl],
+};
+
+export const Narrow: Story = { ...narrow, tags: ['narrow'], args: { message: clientMessage({ content: `${longNames.word} ${rtlText.message}`, author_name: longNames.person }, { minutesAgo: 3, now }) } };

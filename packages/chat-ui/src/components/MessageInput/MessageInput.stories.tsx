@@ -1,9 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { action } from 'storybook/actions';
-import { expect, userEvent, within } from 'storybook/test';
+import { expect, fn, userEvent, within } from 'storybook/test';
 import { storyChats } from '../../storybook/storyData';
 import { withConfab } from '../../storybook/withConfab';
 import { MessageInput } from './MessageInput';
+import { narrow, rtlText, withRtl } from '../../storybook/storyStates';
 
 const meta = {
   title: 'Components/MessageInput',
@@ -57,5 +58,39 @@ export const MentionNoAgents: Story = {
     const canvas = within(canvasElement);
     await userEvent.type(canvas.getByLabelText('Message'), 'Ask @zzz');
     await expect(await canvas.findByText('No agents found for "zzz"')).toBeVisible();
+  },
+};
+
+/** Enter sends the trimmed text and clears the field; Shift+Enter adds a line instead. */
+export const SendWithEnter: Story = {
+  args: { onSend: fn() },
+  play: async ({ args, canvasElement }) => {
+    const field = within(canvasElement).getByLabelText('Message');
+    await userEvent.type(field, '  Hello team{Shift>}{Enter}{/Shift}second line');
+    await expect(args.onSend).not.toHaveBeenCalled();
+    await userEvent.keyboard('{Enter}');
+    await expect(args.onSend).toHaveBeenCalledWith('Hello team\nsecond line');
+    await expect(field).toHaveValue('');
+  },
+};
+
+/** Blank text is not sent: Send stays disabled and Enter does nothing. */
+export const BlankNotSent: Story = {
+  args: { onSend: fn() },
+  play: async ({ args, canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(canvas.getByLabelText('Message'), '   {Enter}');
+    await expect(args.onSend).not.toHaveBeenCalled();
+    await expect(canvas.getByRole('button', { name: 'Send' })).toBeDisabled();
+  },
+};
+
+/** Phone: the empty input stays one line, its placeholder unclipped. */
+export const Narrow: Story = { ...narrow, tags: ['narrow'] };
+
+export const RightToLeft: Story = {
+  decorators: [withRtl],
+  play: async ({ canvasElement }) => {
+    await userEvent.type(within(canvasElement).getByLabelText('Message'), rtlText.message);
   },
 };

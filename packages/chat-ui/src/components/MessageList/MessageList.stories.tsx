@@ -5,6 +5,7 @@ import { withConfab } from '../../storybook/withConfab';
 import { clientMessage, messageHistory, searchResultsData } from '../../testing/builders';
 import type { ClientMessage } from '../../internal/chatClient';
 import { MessageList, type MessageListProps } from './MessageList';
+import { longNames, narrow, rtlText, withRtl } from '../../storybook/storyStates';
 
 const now = Date.parse('2026-01-05T12:30:00Z');
 
@@ -95,3 +96,20 @@ function Paging(props: MessageListProps) {
 }
 
 export const LoadsOlderOnScroll: Story = { render: (args) => <Paging {...args} /> };
+
+export const RightToLeft: Story = {
+  args: {
+    userName: rtlText.person,
+    messages: [
+      clientMessage({ content: rtlText.message, author_name: rtlText.person }, { minutesAgo: 4, now }),
+      clientMessage({ content: rtlText.hebrew, author_name: 'Bob Builder' }, { minutesAgo: 2, now }),
+    ],
+  },
+  decorators: [withRtl],
+};
+
+export const LongNames: Story = {
+  args: { messages: [clientMessage({ content: longNames.word, author_name: longNames.person }, { minutesAgo: 2, now }), ...messageHistory(3, 'chat00000000001', now)] },
+};
+
+export const Narrow: Story = { ...narrow, tags: ['narrow'], args: { messages: messageHistory(12, 'chat00000000001', now) } };

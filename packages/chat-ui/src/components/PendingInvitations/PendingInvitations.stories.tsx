@@ -1,7 +1,8 @@
-import type { ReactNode } from 'react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { action } from 'storybook/actions';
+import { expect, userEvent, within } from 'storybook/test';
 import type { PendingInvitation } from '@confab/client';
+import { onSidebarRail } from '../../storybook/onSidebarRail';
 import { withConfab } from '../../storybook/withConfab';
 import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { PendingInvitations } from './PendingInvitations';
@@ -23,32 +24,25 @@ const invitations: PendingInvitation[] = [
   },
 ];
 
-/** The sidebar's dark rail, which the list is drawn for. */
-function OnRail({ children }: { children: ReactNode }) {
-  return (
-    <aside className="cf-sidebar" style={{ height: 'auto' }}>
-      {children}
-    </aside>
-  );
-}
-
 const meta = {
   title: 'Components/PendingInvitations',
   component: PendingInvitations,
   args: { onOpenChat: action('open chat') },
-  decorators: [(Story) => <OnRail>{Story()}</OnRail>],
 } satisfies Meta<typeof PendingInvitations>;
 
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** Two invitations; Accept and Decline work against the fake backend. */
-export const Populated: Story = { decorators: [withConfab({ signedIn: true, state: { invitations } })] };
+// Each story draws the list on the sidebar's dark rail, inside its provider (see onSidebarRail).
 
-export const Loading: Story = { decorators: [withConfab({ signedIn: true, state: { invitationsLoading: true } })] };
+/** Two invitations; Accept and Decline work against the fake backend. */
+export const Populated: Story = { decorators: [onSidebarRail, withConfab({ signedIn: true, state: { invitations } })] };
+
+export const Loading: Story = { decorators: [onSidebarRail, withConfab({ signedIn: true, state: { invitationsLoading: true } })] };
 
 export const LoadFailed: Story = {
   decorators: [
+    onSidebarRail,
     withConfab({
       signedIn: true,
       state: { invitationsError: 'Something went wrong.' },
@@ -60,13 +54,19 @@ export const LoadFailed: Story = {
 /** Accepting fails: press Accept to see the message on the item. */
 export const AcceptFails: Story = {
   decorators: [
+    onSidebarRail,
     withConfab({
       signedIn: true,
       state: { invitations },
       configure: (backend) => backend.override('POST /api/my-invitations/invitation00001/accept', () => errorResponse(500, 'Something went wrong.')),
     }),
   ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByRole('button', { name: 'Accept invitation to Product launch' }));
+    await expect(await canvas.findByRole('alert')).toBeVisible();
+  },
 };
 
 /** No invitations: the component renders nothing. */
-export const Empty: Story = { decorators: [withConfab({ signedIn: true })] };
+export const Empty: Story = { decorators: [onSidebarRail, withConfab({ signedIn: true })] };

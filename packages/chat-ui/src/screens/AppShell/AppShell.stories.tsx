@@ -2,6 +2,9 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { withConfab } from '../../storybook/withConfab';
 import { storyChats } from '../../storybook/storyData';
 import { AppShell } from './AppShell';
+import { expect, userEvent, within } from 'storybook/test';
+import { narrow, rtlText, withRtl } from '../../storybook/storyStates';
+import { chatRecord } from '../../testing/builders';
 
 const meta = {
   title: 'Screens/AppShell',
@@ -14,7 +17,6 @@ type Story = StoryObj<typeof meta>;
 
 const chats = storyChats;
 
-const mobile = { viewport: { value: 'mobile1', isRotated: false } };
 
 /** Signed in, no chats yet: the empty main area. */
 export const Empty: Story = {};
@@ -25,12 +27,14 @@ export const WithChats: Story = {
 
 /** Small screen with the drawer open over the overlay (tap the overlay or press Escape to close). */
 export const MobileSidebarOpen: Story = {
-  globals: mobile,
+  ...narrow,
+  tags: ['narrow'],
   decorators: [withConfab({ signedIn: true, state: { chats, sidebarOpen: true } })],
 };
 
 export const MobileSidebarClosed: Story = {
-  globals: mobile,
+  ...narrow,
+  tags: ['narrow'],
   decorators: [withConfab({ signedIn: true, state: { chats } })],
 };
 
@@ -72,4 +76,22 @@ export const WithInvitations: Story = {
 
 export const CustomContent: Story = {
   args: { children: <p style={{ padding: 24 }}>A chat would render here.</p> },
+};
+
+/** Escape closes the open drawer on a phone. */
+export const MobileSidebarEscape: Story = {
+  ...narrow,
+  tags: ['narrow'],
+  decorators: [withConfab({ signedIn: true, state: { chats } })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByRole('button', { name: 'Open sidebar' }));
+    await expect(await canvas.findByRole('button', { name: 'New Chat' })).toBeVisible();
+    await userEvent.keyboard('{Escape}');
+    await expect(canvas.getByRole('button', { name: 'Open sidebar' })).toHaveAttribute('aria-expanded', 'false');
+  },
+};
+
+export const RightToLeft: Story = {
+  decorators: [withRtl, withConfab({ signedIn: true, state: { chats: [chatRecord({ id: 'chatrtl00000001', name: rtlText.chat, description: rtlText.description }), ...chats] } })],
 };

@@ -5,6 +5,8 @@ import { storyChats } from '../../storybook/storyData';
 import { storyUserRecord } from '../../storybook/storyClient';
 import { searchResultsData } from '../../testing/builders';
 import { ChatPage } from './ChatPage';
+import { expect, userEvent, within } from 'storybook/test';
+import { narrow, rtlText, withRtl } from '../../storybook/storyStates';
 
 const chatId = storyChats[0]?.id ?? '';
 
@@ -69,3 +71,42 @@ export const ConnectionLost: Story = {
 export const Loading: Story = { decorators: [withConfab({ signedIn: true, pending: true, state: connected })] };
 
 export const NotFound: Story = { args: { chatId: 'chat_missing_01' }, decorators: [withConfab({ signedIn: true, state: connected })] };
+
+/** Sending a message: typed, Enter, shown in the list (the fake server stores it). */
+export const SendMessage: Story = {
+  decorators: [withConfab({ signedIn: true, state: connected })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const field = await canvas.findByLabelText('Message');
+    await userEvent.type(field, 'Shall we ship on Monday?{Enter}');
+    await expect(await canvas.findByText('Shall we ship on Monday?')).toBeVisible();
+    await expect(field).toHaveValue('');
+  },
+};
+
+export const Narrow: Story = {
+  ...narrow,
+  tags: ['narrow'],
+  decorators: [
+    withConfab({
+      signedIn: true,
+      state: connected,
+      configure: (backend) => {
+        backend.addMessages(chatId, 8, ['storyuser000002', storyUserRecord.id]);
+      },
+    }),
+  ],
+};
+
+export const RightToLeft: Story = {
+  decorators: [
+    withRtl,
+    withConfab({
+      signedIn: true,
+      state: connected,
+      configure: (backend) => {
+        backend.addMessages(chatId, 4, ['storyuser000002', storyUserRecord.id], (index) => (index % 2 === 0 ? rtlText.message : rtlText.hebrew));
+      },
+    }),
+  ],
+};

@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
+import { narrow, withRtl } from '../../storybook/storyStates';
 import { withConfab } from '../../storybook/withConfab';
 import { RegisterScreen } from './RegisterScreen';
 
@@ -26,7 +27,8 @@ async function register(
   return canvas;
 }
 
-const newUser = { email: 'bob@example.com', username: 'bob', password: 'longenough', confirm: 'longenough' };
+// Not one of the story backend's accounts (alice, bob, carol), so registering succeeds.
+const newUser = { email: 'dora@example.com', username: 'dora', password: 'longenough', confirm: 'longenough' };
 
 export const Idle: Story = {};
 
@@ -75,3 +77,23 @@ export const Success: Story = {
     await expect(await canvas.findByRole('status')).toHaveTextContent('Account created!');
   },
 };
+
+/** Keyboard only: Tab through the four fields in order, Enter submits; a missing field is announced. */
+export const KeyboardOnly: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByLabelText('Email'));
+    await userEvent.keyboard('dora@example.com');
+    await userEvent.tab();
+    await expect(canvas.getByLabelText('Username')).toHaveFocus();
+    await userEvent.keyboard('dora');
+    await userEvent.tab();
+    await expect(canvas.getByLabelText('Password')).toHaveFocus();
+    await userEvent.keyboard('longenough{Enter}');
+    await expect(canvas.getByRole('alert')).toHaveTextContent('Please fill in all fields');
+  },
+};
+
+export const Narrow: Story = { ...narrow, tags: ['narrow'] };
+
+export const RightToLeft: Story = { decorators: [withRtl] };
