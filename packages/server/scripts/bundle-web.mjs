@@ -3,7 +3,8 @@
 // published confab-server serves at / by default, and writes brotli (.br) and gzip (.gz) copies of
 // its compressible files, which the server sends to browsers that accept them. Runs on `pnpm pack`
 // (prepack) and in `pnpm start`. Usage: node scripts/bundle-web.mjs [source-dir]
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -32,20 +33,60 @@ function* files(directory) {
   }
 }
 
-rmSync(target, { recursive: true, force: true });
-// Build metadata such as .vite/manifest.json is not part of the site.
-cpSync(source, target, { recursive: true, filter: (path) => !relative(source, path).split(/[\\/]/).some((part) => part.startsWith('.')) });
-let written = 0;
-for (const path of files(target)) {
-  if (!compressible.test(path) || statSync(path).size < minimumBytes) continue;
-  const bytes = readFileSync(path);
-  const brotli = brotliCompressSync(bytes, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
-  });
-  const gzip = gzipSync(bytes, { level: 9 });
-  // A copy that saves nothing is left out; the server then sends the file itself.
-  if (brotli.length < bytes.length) writeFileSync(`${path}.br`, brotli);
-  if (gzip.length < bytes.length) writeFileSync(`${path}.gz`, gzip);
-  written += 1;
+// Packing the server from two processes at once (two test suites) must not let one rewrite web/
+// while the other's tarball reads it: one writer at a time (a lock directory), and no writing at
+// all when web/ already holds this build (a stamp of the source's file names, sizes and times).
+const lock = join(packageDir, '.web.lock');
+const stampFile = join(packageDir, '.web-stamp');
+const siteFiles = (directory) => [...files(directory)].filter((path) => !relative(directory, path).split(/[\\/]/).some((part) => part.startsWith('.')));
+const stamp = createHash('sha256')
+  .update(siteFiles(source).sort().map((path) => `${relative(source, path)}:${statSync(path).size}:${statSync(path).mtimeMs}`).join('\n'))
+  .digest('hex');
+
+function acquireLock() {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      return;
+    } catch (error) {
+      if (error?.code !== 'EEXIST') throw error;
+      // A lock older than two minutes was left by a process that died.
+      if (Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`bundle-web: ${lock} is held by another process for too long`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+  }
 }
-console.log(`bundle-web: ${relative(process.cwd(), source) || '.'} → ${relative(process.cwd(), target)} (${written} files precompressed)`);
+
+acquireLock();
+try {
+  if (existsSync(join(target, 'index.html')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {
+    console.log(`bundle-web: ${relative(process.cwd(), target)} already holds this build`);
+  } else {
+    bundle();
+    writeFileSync(stampFile, stamp);
+  }
+} finally {
+  rmSync(lock, { recursive: true, force: true });
+}
+
+function bundle() {
+  rmSync(target, { recursive: true, force: true });
+  // Build metadata such as .vite/manifest.json is not part of the site.
+  cpSync(source, target, { recursive: true, filter: (path) => !relative(source, path).split(/[\\/]/).some((part) => part.startsWith('.')) });
+  let written = 0;
+  for (const path of files(target)) {
+    if (!compressible.test(path) || statSync(path).size < minimumBytes) continue;
+    const bytes = readFileSync(path);
+    const brotli = brotliCompressSync(bytes, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    });
+    const gzip = gzipSync(bytes, { level: 9 });
+    // A copy that saves nothing is left out; the server then sends the file itself.
+    if (brotli.length < bytes.length) writeFileSync(`${path}.br`, brotli);
+    if (gzip.length < bytes.length) writeFileSync(`${path}.gz`, gzip);
+    written += 1;
+  }
+  console.log(`bundle-web: ${relative(process.cwd(), source) || '.'} → ${relative(process.cwd(), target)} (${written} files precompressed)`);
+}
