@@ -45,14 +45,26 @@ export const Loading: Story = { decorators: [withConfab({ signedIn: true, pendin
 
 export const LoadFailed: Story = {
   decorators: [withFiles((backend) => backend.override('GET /api/collections/files/records', () => errorResponse(500, 'Database unavailable.')))],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement.ownerDocument.body);
+    await expect(await canvas.findByText('Failed to load files. Please try again.')).toBeVisible();
+    await expect(canvas.getByRole('button', { name: 'Retry' })).toBeEnabled();
+  },
 };
 
-export const Empty: Story = { decorators: [withFiles(() => {})] };
+export const Empty: Story = {
+  decorators: [withFiles(() => {})],
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement.ownerDocument.body).findByText('No files have been uploaded to this chat yet.')).toBeVisible();
+  },
+};
 
 export const NoMatch: Story = {
   decorators: [withFiles()],
   play: async ({ canvasElement }) => {
-    await userEvent.type(within(canvasElement).getByRole('searchbox', { name: 'Search files' }), 'nothing like this');
+    const canvas = within(canvasElement);
+    await userEvent.type(await canvas.findByRole('searchbox', { name: 'Search files' }), 'nothing like this');
+    await expect(await canvas.findByText('No files match your search. Try a different query.')).toBeVisible();
   },
 };
 

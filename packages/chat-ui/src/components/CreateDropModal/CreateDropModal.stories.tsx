@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, within } from 'storybook/test';
+import { expect, fn, userEvent, within } from 'storybook/test';
 import { storyChats } from '../../storybook/storyData';
+import { longNames, narrow, withRtl } from '../../storybook/storyStates';
 import { withConfab } from '../../storybook/withConfab';
 import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { CreateDropModal } from './CreateDropModal';
@@ -61,3 +62,36 @@ export const Failed: Story = {
     await expect(await dialog.findByRole('alert')).toHaveTextContent('Failed to create drop: Chat not found');
   },
 };
+
+/** Escape closes the modal (so do the backdrop and Cancel). */
+export const EscapeCloses: Story = {
+  args: { onClose: fn() },
+  decorators: [withConfab({ signedIn: true, state: { chats: storyChats } })],
+  play: async ({ args, canvasElement }) => {
+    const dialog = within(canvasElement.ownerDocument.body).getByRole('dialog', { name: 'Create a Drop' });
+    await userEvent.type(within(dialog).getByLabelText('Title'), 'Draft');
+    await userEvent.keyboard('{Escape}');
+    await expect(args.onClose).toHaveBeenCalled();
+  },
+};
+
+/** Tab stays inside the dialog: after its last control, focus wraps to the first. */
+export const FocusStaysInside: Story = {
+  decorators: [withConfab({ signedIn: true, state: { chats: storyChats } })],
+  play: async ({ canvasElement }) => {
+    const dialog = within(canvasElement.ownerDocument.body).getByRole('dialog', { name: 'Create a Drop' });
+    for (let step = 0; step < 8; step += 1) {
+      await userEvent.tab();
+      await expect(dialog.contains(canvasElement.ownerDocument.activeElement)).toBe(true);
+    }
+  },
+};
+
+export const LongChatNameNarrow: Story = {
+  ...narrow,
+  tags: ['narrow'],
+  args: { chatName: longNames.chat },
+  decorators: [withConfab({ signedIn: true, state: { chats: storyChats } })],
+};
+
+export const RightToLeft: Story = { decorators: [withRtl, withConfab({ signedIn: true, state: { chats: storyChats } })] };

@@ -1,4 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, fn, userEvent, within } from 'storybook/test';
 import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { withConfab } from '../../storybook/withConfab';
 import { storyChatNotAdmin, storyChats } from '../../storybook/storyData';
@@ -53,3 +54,37 @@ export const LeaveRefused: Story = {
 };
 
 export const NotFound: Story = { args: { chatId: 'chat_missing_01' }, decorators: [withConfab({ signedIn: true })] };
+
+/** Delete Chat asks the spec's question first; answering Cancel keeps the chat. */
+export const DeleteAsksFirst: Story = {
+  decorators: [withConfab({ signedIn: true, state: { chats: storyChats } })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const confirm = fn(() => false);
+    const original = window.confirm;
+    window.confirm = confirm;
+    try {
+      await userEvent.click(await canvas.findByRole('button', { name: 'Delete Chat' }));
+      await expect(confirm).toHaveBeenCalledWith(
+        'Are you sure? You will lose all of the files associated with this chat. This action cannot be undone.',
+      );
+      await expect(canvas.getByRole('button', { name: 'Delete Chat' })).toBeEnabled();
+    } finally {
+      window.confirm = original;
+    }
+  },
+};
+
+/** Leave chat from the keyboard: the inline confirmation takes focus on Cancel, Escape closes it. */
+export const LeaveWithKeyboard: Story = {
+  decorators: [withConfab({ signedIn: true, state: { chats: storyChats } })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const leave = await canvas.findByRole('button', { name: 'Leave chat' });
+    leave.focus();
+    await userEvent.keyboard('{Enter}');
+    await expect(canvas.getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    await expect(canvas.queryByRole('button', { name: 'Cancel' })).toBeNull();
+  },
+};

@@ -61,3 +61,39 @@ export const UpdatedPleaseLogIn: Story = {
 };
 
 export const AlreadyComplete: Story = { decorators: [withConfab({ signedIn: true })] };
+
+async function secure(canvasElement: HTMLElement, values: { email: string; username: string; password: string; confirm: string }) {
+  const canvas = within(canvasElement);
+  const fields: Array<[string, string]> = [['Email', values.email], ['Username', values.username], ['Password', values.password], ['Confirm Password', values.confirm]];
+  for (const [label, value] of fields) if (value) await userEvent.type(canvas.getByLabelText(label), value);
+  await userEvent.click(canvas.getByRole('button', { name: 'Secure Account' }));
+  return canvas;
+}
+
+export const AllFieldsRequired: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = await secure(canvasElement, { email: 'ada@example.com', username: 'ada', password: '', confirm: '' });
+    await expect(canvas.getByRole('alert')).toHaveTextContent('All fields are required');
+  },
+};
+
+export const InvalidEmail: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = await secure(canvasElement, { email: 'not-an-address', username: 'ada', password: 'longpass', confirm: 'longpass' });
+    await expect(canvas.getByRole('alert')).toHaveTextContent('Please enter a valid email address');
+  },
+};
+
+export const PasswordsDoNotMatch: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = await secure(canvasElement, { email: 'ada@example.com', username: 'ada', password: 'longpass', confirm: 'longpasS' });
+    await expect(canvas.getByRole('alert')).toHaveTextContent('Passwords do not match');
+  },
+};
+
+export const PasswordTooShort: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = await secure(canvasElement, { email: 'ada@example.com', username: 'ada', password: 'short', confirm: 'short' });
+    await expect(canvas.getByRole('alert')).toHaveTextContent('Password must be at least 8 characters');
+  },
+};

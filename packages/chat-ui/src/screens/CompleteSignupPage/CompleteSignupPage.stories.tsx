@@ -15,7 +15,12 @@ type Story = StoryObj<typeof meta>;
 
 export const Form: Story = {};
 
-export const InvalidLink: Story = { args: { userId: null } };
+export const InvalidLink: Story = {
+  args: { userId: null },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByText('Invalid signup link. Please request a new invitation.')).toBeVisible();
+  },
+};
 
 export const UsernameRequired: Story = {
   play: async ({ canvasElement }) => {

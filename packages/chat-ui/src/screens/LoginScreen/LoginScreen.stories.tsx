@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
 import { errorResponse } from '@confab/client/testing/fakeBackend';
+import { narrow, withRtl } from '../../storybook/storyStates';
 import { withConfab } from '../../storybook/withConfab';
 import { LoginScreen } from './LoginScreen';
 
@@ -74,3 +75,20 @@ export const SuccessWithRedirect: Story = {
     await signIn(canvasElement, 'alice', 'wonderland');
   },
 };
+
+/** Keyboard only: Tab from Username to Password, Enter submits; the missing password is announced. */
+export const KeyboardOnly: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByLabelText('Username'));
+    await userEvent.keyboard('alice');
+    await userEvent.tab();
+    await expect(canvas.getByLabelText('Password')).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    await expect(canvas.getByRole('alert')).toHaveTextContent('Please enter both username and password');
+  },
+};
+
+export const Narrow: Story = { ...narrow, tags: ['narrow'] };
+
+export const RightToLeft: Story = { decorators: [withRtl] };
