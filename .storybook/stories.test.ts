@@ -1,7 +1,8 @@
 /**
  * Every story of the static Storybook, in Debian's Chromium (playwright-core, no downloaded
- * browser): it renders without an exception, its play function passes, and axe-core finds no
- * serious or critical violation on the page.
+ * browser), in the light and the dark theme: it renders without an exception, its play function
+ * passes, and axe-core finds no serious or critical violation on the page. Stories tagged 'narrow'
+ * are checked at a phone's size.
  *
  * The static build (`storybook build -o storybook-static`) is made first when it is missing or
  * older than any source it is built from. Without Chromium the suite is skipped locally and fails
@@ -158,9 +159,10 @@ const recordChannelEvents = `(() => {
  * shows one switches story over the channel (`setCurrentStory`), much cheaper than parsing the
  * bundle again.
  */
-async function showStory(page: Page, baseUrl: string, id: string, fresh: boolean): Promise<StoryEvent[]> {
+async function showStory(page: Page, baseUrl: string, id: string, theme: string, fresh: boolean): Promise<StoryEvent[]> {
   if (fresh) {
-    await page.goto(`${baseUrl}/iframe.html?id=${encodeURIComponent(id)}&viewMode=story`);
+    // The theme is the toolbar's global (.storybook/preview.ts); it stays as the page switches story.
+    await page.goto(`${baseUrl}/iframe.html?id=${encodeURIComponent(id)}&viewMode=story&globals=confabTheme:${theme}`);
   } else {
     await page.evaluate((storyId) => {
       const scope = window as unknown as { __confabStory: { id: string; events: StoryEvent[] }; __STORYBOOK_ADDONS_CHANNEL__: { emit(name: string, ...args: unknown[]): void } };
@@ -193,6 +195,15 @@ function describeEvent(event: StoryEvent): string {
   return `${event.type}: ${details.join('\n')}`;
 }
 
+/** Every story is checked in each theme (STORYBOOK_THEMES=light to check one). */
+const themes = (process.env.STORYBOOK_THEMES ?? 'light,dark').split(',').filter((theme) => /^[a-z]+$/.test(theme));
+
+interface Slot {
+  page: Page;
+  /** The preview is loaded at this size and theme (null: not loaded yet). */
+  shows: { theme: string; narrow: boolean } | null;
+}
+
 interface AxeViolation {
   id: string;
   impact: string | null;
@@ -214,8 +225,8 @@ describeStories('Storybook: every story renders, plays and passes axe', () => {
   let baseUrl: string;
   let browser: Browser;
   /** Idle pages, each in its own context (storage is per origin and context: stories on two pages must not share a session), with the preview loaded once it has shown a story. */
-  const idle: Array<{ page: Page; loaded: boolean }> = [];
-  const waiting: Array<(slot: { page: Page; loaded: boolean }) => void> = [];
+  const idle: Slot[] = [];
+  const waiting: Array<(slot: Slot) => void> = [];
   const started = Date.now();
 
   let axeSource = '';
@@ -228,13 +239,13 @@ describeStories('Storybook: every story renders, plays and passes axe', () => {
     return context.newPage();
   }
 
-  async function acquire(): Promise<{ page: Page; loaded: boolean }> {
+  async function acquire(): Promise<Slot> {
     const slot = idle.pop();
     if (slot) return slot;
     return new Promise((resolve) => waiting.push(resolve));
   }
 
-  function release(slot: { page: Page; loaded: boolean }): void {
+  function release(slot: Slot): void {
     const next = waiting.shift();
     if (next) next(slot);
     else idle.push(slot);
@@ -248,37 +259,41 @@ describeStories('Storybook: every story renders, plays and passes axe', () => {
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     });
     axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    for (let index = 0; index < pageCount; index += 1) idle.push({ page: await newPage(), loaded: false });
+    for (let index = 0; index < pageCount; index += 1) idle.push({ page: await newPage(), shows: null });
   });
 
   afterAll(async () => {
     await browser?.close();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    console.log(`${stories.length} stories checked in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+    console.log(`${stories.length} stories × ${themes.length} themes (${themes.join(', ')}) checked in ${((Date.now() - started) / 1000).toFixed(1)}s`);
   });
 
   it('finds stories in the static build', () => {
     expect(stories.length).toBeGreaterThan(0);
   });
 
-  it.concurrent.each(stories.map((story) => [story.id, story] as const))('%s', async (id, story) => {
+  // Grouped by theme, then size (stories are sorted phone-last), so each page reloads rarely.
+  const cases = themes.flatMap((theme) => stories.map((story) => [theme === 'light' ? story.id : `${story.id} [${theme}]`, story, theme] as const));
+  it.concurrent.each(cases)('%s', async (name, story, theme) => {
+    const id = story.id;
     let slot = await acquire();
     const pageErrors: string[] = [];
     const onPageError = (error: Error) => pageErrors.push(error.stack ?? error.message);
     slot.page.on('pageerror', onPageError);
     let healthy = false;
     try {
-      const size = story.tags?.includes('narrow') ? phone : desktop;
-      const resized = JSON.stringify(slot.page.viewportSize()) !== JSON.stringify(size);
-      if (resized) await slot.page.setViewportSize(size);
-      // A resize reloads the preview, so media queries and measured layouts start from the new size.
-      const events = await showStory(slot.page, baseUrl, id, !slot.loaded || resized);
-      slot.loaded = true;
+      const narrow = story.tags?.includes('narrow') ?? false;
+      // A new size or theme loads the preview afresh, so media queries, measured layouts and the
+      // theme global start from it; otherwise the loaded preview switches story.
+      const fresh = slot.shows === null || slot.shows.narrow !== narrow || slot.shows.theme !== theme;
+      if (fresh) await slot.page.setViewportSize(narrow ? phone : desktop);
+      const events = await showStory(slot.page, baseUrl, id, theme, fresh);
+      slot.shows = { theme, narrow };
       const failures = events.filter(
         (event) => errorEvents.has(event.type) || (event.type === 'storyFinished' && (event.args[0] as { status?: string } | undefined)?.status === 'error'),
       );
-      expect(failures.map(describeEvent).join('\n'), `story ${id} failed`).toBe('');
-      expect(pageErrors.join('\n'), `uncaught exceptions in ${id}`).toBe('');
+      expect(failures.map(describeEvent).join('\n'), `story ${name} failed`).toBe('');
+      expect(pageErrors.join('\n'), `uncaught exceptions in ${name}`).toBe('');
 
       const violations = (await slot.page.evaluate(async () => {
         const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
@@ -290,19 +305,19 @@ describeStories('Storybook: every story renders, plays and passes axe', () => {
       const report = serious
         .flatMap((violation) =>
           violation.nodes.map(
-            (node) => `${id}: ${violation.id} (${violation.impact}) ${violation.help}\n  at ${JSON.stringify(node.target)}\n  ${(node.failureSummary ?? '').replace(/\n/g, '\n  ')}`,
+            (node) => `${name}: ${violation.id} (${violation.impact}) ${violation.help}\n  at ${JSON.stringify(node.target)}\n  ${(node.failureSummary ?? '').replace(/\n/g, '\n  ')}`,
           ),
         )
         .join('\n');
       if (report) console.error(report);
-      expect(report, `serious or critical axe violations in ${id}`).toBe('');
+      expect(report, `serious or critical axe violations in ${name}`).toBe('');
       healthy = true;
     } finally {
       slot.page.off('pageerror', onPageError);
       if (!healthy) {
         // A failed story may leave the preview stuck: the next story gets a fresh page.
         await slot.page.context().close().catch(() => {});
-        slot = { page: await newPage(), loaded: false };
+        slot = { page: await newPage(), shows: null };
       }
       release(slot);
     }
