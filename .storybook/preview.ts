@@ -21,13 +21,28 @@ const preview: Preview = {
       description: 'The chat-ui theme',
       toolbar: { title: 'Theme', icon: 'mirror', items: ['light', 'dark'], dynamicTitle: true },
     },
+    direction: {
+      description: 'Text direction',
+      toolbar: { title: 'Direction', icon: 'transfer', items: ['ltr', 'rtl'], dynamicTitle: true },
+    },
   },
-  initialGlobals: { confabTheme: 'light' },
+  initialGlobals: { confabTheme: 'light', direction: 'ltr' },
   decorators: [
     // The theme is scoped under .confab-root: parts shown without a provider (Button, FormField…)
     // get one here. Providers inside (withConfab) render their own root with the same theme.
-    (Story, context) =>
-      createElement(ConfabRoot, { theme: (context.globals['confabTheme'] as ConfabTheme | undefined) ?? 'light', style: { minHeight: '100vh' } }, createElement(Story)),
+    // Right-to-left comes from the toolbar, or a story's `parameters: { direction: 'rtl' }`.
+    (Story, context) => {
+      const rtl = (context.parameters['direction'] ?? context.globals['direction']) === 'rtl';
+      return createElement(
+        ConfabRoot,
+        {
+          theme: (context.globals['confabTheme'] as ConfabTheme | undefined) ?? 'light',
+          style: { minHeight: '100vh' },
+          ...(rtl ? { dir: 'rtl', lang: 'ar' } : {}),
+        },
+        createElement(Story),
+      );
+    },
   ],
 };
 

@@ -3,6 +3,7 @@ import { expect, userEvent, within } from 'storybook/test';
 import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { withConfab } from '../../storybook/withConfab';
 import { AgentSearchBox } from './AgentSearchBox';
+import { narrow } from '../../storybook/storyStates';
 
 const meta = {
   title: 'Components/AgentSearchBox',
@@ -47,3 +48,9 @@ export const Failed: Story = {
     await userEvent.type(within(canvasElement).getByRole('searchbox', { name: 'Search agents' }), 'deep');
   },
 };
+
+/** Results on a phone (390×844). */
+export const Narrow: Story = { ...Results, ...narrow, tags: ['narrow'] };
+
+/** Results, right to left. */
+export const RightToLeft: Story = { ...Results, parameters: { ...Results.parameters, direction: 'rtl' } };

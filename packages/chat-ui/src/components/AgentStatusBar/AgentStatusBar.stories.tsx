@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { AgentStatusBar } from './AgentStatusBar';
+import { narrow } from '../../storybook/storyStates';
 
 const meta = {
   title: 'Components/AgentStatusBar',
@@ -26,3 +27,9 @@ export const SeveralAgents: Story = {
     ],
   },
 };
+
+/** SeveralAgents on a phone (390×844). */
+export const Narrow: Story = { ...SeveralAgents, ...narrow, tags: ['narrow'] };
+
+/** SeveralAgents, right to left. */
+export const RightToLeft: Story = { ...SeveralAgents, parameters: { ...SeveralAgents.parameters, direction: 'rtl' } };

@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { ChartMessage } from './ChartMessage';
+import { narrow } from '../../storybook/storyStates';
 
 const meta = {
   title: 'Components/ChartMessage',
@@ -42,3 +43,9 @@ export const Bar: Story = {
 export const BarNegative: Story = {
   args: { data: { type: 'chart', title: 'Profit by team', kind: 'bar', x: { name: 'team', values: ['red', 'blue', 'green'] }, series: [{ name: 'profit', values: [12, -4, 6] }] } },
 };
+
+/** Bar on a phone (390×844). */
+export const Narrow: Story = { ...Bar, ...narrow, tags: ['narrow'] };
+
+/** Bar, right to left. */
+export const RightToLeft: Story = { ...Bar, parameters: { ...Bar.parameters, direction: 'rtl' } };

@@ -7,6 +7,7 @@ import { storyUserRecord } from '../../storybook/storyClient';
 import { storyChats } from '../../storybook/storyData';
 import { withConfab } from '../../storybook/withConfab';
 import { ChatFilesPanel } from './ChatFilesPanel';
+import { narrow } from '../../storybook/storyStates';
 
 const chatId = storyChats[0]?.id ?? '';
 const bobId = 'storyuser000002';
@@ -111,3 +112,9 @@ export const TokenUnavailable: Story = {
     }),
   ],
 };
+
+/** Populated on a phone (390×844). */
+export const Narrow: Story = { ...Populated, ...narrow, tags: ['narrow'] };
+
+/** Populated, right to left. */
+export const RightToLeft: Story = { ...Populated, parameters: { ...Populated.parameters, direction: 'rtl' } };

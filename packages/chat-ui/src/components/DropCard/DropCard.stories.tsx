@@ -3,6 +3,7 @@ import { expect, userEvent, within } from 'storybook/test';
 import { withConfab } from '../../storybook/withConfab';
 import { buildFakeDrop } from '@confab/client/testing/fakeDrops';
 import { DropCard } from './DropCard';
+import { narrow } from '../../storybook/storyStates';
 
 const now = Date.parse('2026-01-10T12:00:00Z');
 const base = buildFakeDrop({
@@ -57,3 +58,9 @@ export const PressLike: Story = {
     await userEvent.click(within(canvasElement).getByRole('button', { name: /^Like/ }));
   },
 };
+
+/** WithImageAndTags on a phone (390×844). */
+export const Narrow: Story = { ...WithImageAndTags, ...narrow, tags: ['narrow'] };
+
+/** WithImageAndTags, right to left. */
+export const RightToLeft: Story = { ...WithImageAndTags, parameters: { ...WithImageAndTags.parameters, direction: 'rtl' } };

@@ -5,6 +5,7 @@ import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { storyChats } from '../../storybook/storyData';
 import { withConfab } from '../../storybook/withConfab';
 import { UploadZone } from './UploadZone';
+import { narrow } from '../../storybook/storyStates';
 
 const chatId = storyChats[0]?.id ?? '';
 const signedIn = { signedIn: true, state: { chats: storyChats } };
@@ -72,3 +73,9 @@ export const ServerRefusal: Story = {
     await expect(await within(canvasElement).findByRole('alert')).toBeVisible();
   },
 };
+
+/** RecentlyUploaded on a phone (390×844). */
+export const Narrow: Story = { ...RecentlyUploaded, ...narrow, tags: ['narrow'] };
+
+/** RecentlyUploaded, right to left. */
+export const RightToLeft: Story = { ...RecentlyUploaded, parameters: { ...RecentlyUploaded.parameters, direction: 'rtl' } };

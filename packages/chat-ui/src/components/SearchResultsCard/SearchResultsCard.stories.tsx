@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { searchResultsData } from '../../testing/builders';
 import { SearchResultsCard } from './SearchResultsCard';
+import { narrow } from '../../storybook/storyStates';
 
 const now = Date.parse('2026-01-05T12:30:00Z');
 
@@ -27,3 +28,9 @@ export const Truncated: Story = {
 export const Empty: Story = { args: { data: searchResultsData(0) } };
 
 export const Chinese: Story = { args: { data: searchResultsData(3), locale: 'zh' } };
+
+/** ManyPages on a phone (390×844). */
+export const Narrow: Story = { ...ManyPages, ...narrow, tags: ['narrow'] };
+
+/** ManyPages, right to left. */
+export const RightToLeft: Story = { ...ManyPages, parameters: { ...ManyPages.parameters, direction: 'rtl' } };

@@ -5,6 +5,7 @@ import { seedStoryDrops } from '../../storybook/storyDrops';
 import { withConfab } from '../../storybook/withConfab';
 import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { ChatDropsScreen } from './ChatDropsScreen';
+import { narrow } from '../../storybook/storyStates';
 
 const launch = storyChats[0]!;
 
@@ -45,3 +46,9 @@ export const Failed: Story = {
 };
 
 export const Loading: Story = { decorators: [withConfab({ signedIn: true, pending: true })] };
+
+/** Populated on a phone (390×844). */
+export const Narrow: Story = { ...Populated, ...narrow, tags: ['narrow'] };
+
+/** Populated, right to left. */
+export const RightToLeft: Story = { ...Populated, parameters: { ...Populated.parameters, direction: 'rtl' } };

@@ -4,6 +4,7 @@ import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { withConfab } from '../../storybook/withConfab';
 import { storyChatNotAdmin, storyChats } from '../../storybook/storyData';
 import { ChatOptionsScreen } from './ChatOptionsScreen';
+import { narrow } from '../../storybook/storyStates';
 
 const chatId = storyChats[0]?.id ?? '';
 
@@ -88,3 +89,9 @@ export const LeaveWithKeyboard: Story = {
     await expect(canvas.queryByRole('button', { name: 'Cancel' })).toBeNull();
   },
 };
+
+/** Admin on a phone (390×844). */
+export const Narrow: Story = { ...Admin, ...narrow, tags: ['narrow'] };
+
+/** Admin, right to left. */
+export const RightToLeft: Story = { ...Admin, parameters: { ...Admin.parameters, direction: 'rtl' } };

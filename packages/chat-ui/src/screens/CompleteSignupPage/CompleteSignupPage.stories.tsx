@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
 import { withConfab } from '../../storybook/withConfab';
 import { CompleteSignupPage } from './CompleteSignupPage';
+import { narrow } from '../../storybook/storyStates';
 
 const meta = {
   title: 'Screens/CompleteSignupPage',
@@ -29,3 +30,9 @@ export const UsernameRequired: Story = {
     await expect(canvas.getByRole('alert')).toHaveTextContent('Please enter a username');
   },
 };
+
+/** Form on a phone (390×844). */
+export const Narrow: Story = { ...Form, ...narrow, tags: ['narrow'] };
+
+/** Form, right to left. */
+export const RightToLeft: Story = { ...Form, parameters: { ...Form.parameters, direction: 'rtl' } };

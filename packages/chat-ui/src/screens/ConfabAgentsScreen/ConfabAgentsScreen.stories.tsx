@@ -3,6 +3,7 @@ import { expect, userEvent, within } from 'storybook/test';
 import { errorResponse, json } from '@confab/client/testing/fakeBackend';
 import { withConfab } from '../../storybook/withConfab';
 import { ConfabAgentsScreen } from './ConfabAgentsScreen';
+import { narrow } from '../../storybook/storyStates';
 
 const meta = {
   title: 'Screens/ConfabAgentsScreen',
@@ -51,3 +52,9 @@ export const DeleteFailed: Story = {
     await userEvent.click(within(deep).getByRole('button', { name: 'Delete' }));
   },
 };
+
+/** Populated on a phone (390×844). */
+export const Narrow: Story = { ...Populated, ...narrow, tags: ['narrow'] };
+
+/** Populated, right to left. */
+export const RightToLeft: Story = { ...Populated, parameters: { ...Populated.parameters, direction: 'rtl' } };

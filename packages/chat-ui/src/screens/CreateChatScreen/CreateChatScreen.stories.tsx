@@ -4,6 +4,7 @@ import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { storyDeveloperAgents, storyHostedAgents } from '../../storybook/storyAgents';
 import { withConfab } from '../../storybook/withConfab';
 import { CreateChatScreen } from './CreateChatScreen';
+import { narrow } from '../../storybook/storyStates';
 
 const meta = {
   title: 'Screens/CreateChatScreen',
@@ -68,3 +69,9 @@ export const ChoosingAnAgent: Story = {
     await expect(await canvas.findByRole('list', { name: 'Agents found' })).toBeVisible();
   },
 };
+
+/** Idle on a phone (390×844). */
+export const Narrow: Story = { ...Idle, ...narrow, tags: ['narrow'] };
+
+/** Idle, right to left. */
+export const RightToLeft: Story = { ...Idle, parameters: { ...Idle.parameters, direction: 'rtl' } };

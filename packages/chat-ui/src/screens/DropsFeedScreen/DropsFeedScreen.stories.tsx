@@ -7,6 +7,7 @@ import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { buildFakeDrop } from '@confab/client/testing/fakeDrops';
 import { useConfabClient } from '../../provider/hooks';
 import { DropsFeedScreen } from './DropsFeedScreen';
+import { narrow } from '../../storybook/storyStates';
 
 const meta = {
   title: 'Drops/DropsFeedScreen',
@@ -86,3 +87,9 @@ export const NewDropsLive: Story = {
     await expect(canvas.getByRole('heading', { level: 3, name: 'Fresh from the launch chat' })).toBeVisible();
   },
 };
+
+/** Following on a phone (390×844). */
+export const Narrow: Story = { ...Following, ...narrow, tags: ['narrow'] };
+
+/** Following, right to left. */
+export const RightToLeft: Story = { ...Following, parameters: { ...Following.parameters, direction: 'rtl' } };

@@ -3,6 +3,7 @@ import { expect, userEvent, within } from 'storybook/test';
 import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { withConfab } from '../../storybook/withConfab';
 import { ForgotPasswordScreen } from './ForgotPasswordScreen';
+import { narrow } from '../../storybook/storyStates';
 
 const meta = {
   title: 'Screens/ForgotPasswordScreen',
@@ -65,3 +66,9 @@ export const Sent: Story = {
     await expect(await canvas.findByRole('status')).toHaveTextContent('Password reset email sent!');
   },
 };
+
+/** Idle on a phone (390×844). */
+export const Narrow: Story = { ...Idle, ...narrow, tags: ['narrow'] };
+
+/** Idle, right to left. */
+export const RightToLeft: Story = { ...Idle, parameters: { ...Idle.parameters, direction: 'rtl' } };

@@ -4,6 +4,7 @@ import { withConfab } from '../../storybook/withConfab';
 import { storyChatNotAdmin } from '../../storybook/storyData';
 import { errorResponse, json, type FakeBackend } from '@confab/client/testing/fakeBackend';
 import { InviteUserScreen } from './InviteUserScreen';
+import { narrow } from '../../storybook/storyStates';
 
 const answering = (backend: FakeBackend) => {
   backend.override('GET /api/search-users/bo', () => json(200, { users: [{ id: 'u2', username: 'bob', name: 'Bob Builder' }] }));
@@ -76,3 +77,9 @@ export const NotAdmin: Story = {
   args: { chatId: storyChatNotAdmin.id },
   decorators: [withConfab({ signedIn: true, state: { chats: [storyChatNotAdmin] } })],
 };
+
+/** Idle on a phone (390×844). */
+export const Narrow: Story = { ...Idle, ...narrow, tags: ['narrow'] };
+
+/** Idle, right to left. */
+export const RightToLeft: Story = { ...Idle, parameters: { ...Idle.parameters, direction: 'rtl' } };

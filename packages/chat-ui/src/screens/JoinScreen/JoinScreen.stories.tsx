@@ -3,6 +3,7 @@ import { expect, userEvent, within } from 'storybook/test';
 import { withConfab } from '../../storybook/withConfab';
 import { errorResponse, json, type FakeBackend } from '@confab/client/testing/fakeBackend';
 import { JoinScreen } from './JoinScreen';
+import { narrow } from '../../storybook/storyStates';
 
 const invitation = (linkType: 'shareable' | 'email', userExists = false) => ({
   id: 'inv1',
@@ -80,3 +81,9 @@ export const SignupSuccess: Story = {
 
 /** Signed out, e-mail invitation of an existing account: the login prompt (and navigate to /login). */
 export const LoginPrompt: Story = { decorators: [withConfab({ configure: answering('email', true) })] };
+
+/** CompleteSignupForm on a phone (390×844). */
+export const Narrow: Story = { ...CompleteSignupForm, ...narrow, tags: ['narrow'] };
+
+/** CompleteSignupForm, right to left. */
+export const RightToLeft: Story = { ...CompleteSignupForm, parameters: { ...CompleteSignupForm.parameters, direction: 'rtl' } };

@@ -4,6 +4,7 @@ import { errorResponse, json } from '@confab/client/testing/fakeBackend';
 import { withConfab } from '../../storybook/withConfab';
 import { AgentKeyNotice } from './AgentKeyNotice';
 import { MyAgentsScreen } from './MyAgentsScreen';
+import { narrow } from '../../storybook/storyStates';
 
 const meta = {
   title: 'Screens/MyAgentsScreen',
@@ -70,3 +71,9 @@ export const KeyAfterRotation: StoryObj<typeof AgentKeyNotice> = {
     </div>
   ),
 };
+
+/** Populated on a phone (390×844). */
+export const Narrow: Story = { ...Populated, ...narrow, tags: ['narrow'] };
+
+/** Populated, right to left. */
+export const RightToLeft: Story = { ...Populated, parameters: { ...Populated.parameters, direction: 'rtl' } };

@@ -4,6 +4,7 @@ import { storyUserRecord } from '../../storybook/storyClient';
 import { withConfab } from '../../storybook/withConfab';
 import { json, userRecord, type FakeBackend } from '@confab/client/testing/fakeBackend';
 import { ProfileScreen } from './ProfileScreen';
+import { narrow } from '../../storybook/storyStates';
 
 const answerUpdates = (backend: FakeBackend) => {
   const me = backend.users.find((user) => user.id === storyUserRecord.id)!;
@@ -52,3 +53,9 @@ export const KeysSaved: Story = {
     await expect(await canvas.findByRole('status')).toHaveTextContent('API keys saved successfully!');
   },
 };
+
+/** Idle on a phone (390×844). */
+export const Narrow: Story = { ...Idle, ...narrow, tags: ['narrow'] };
+
+/** Idle, right to left. */
+export const RightToLeft: Story = { ...Idle, parameters: { ...Idle.parameters, direction: 'rtl' } };

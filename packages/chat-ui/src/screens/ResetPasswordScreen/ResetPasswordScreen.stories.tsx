@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, within } from 'storybook/test';
 import { withConfab } from '../../storybook/withConfab';
 import { ResetPasswordScreen } from './ResetPasswordScreen';
+import { narrow } from '../../storybook/storyStates';
 
 const meta = {
   title: 'Screens/ResetPasswordScreen',
@@ -71,3 +72,9 @@ export const Success: Story = {
     await expect(await canvas.findByRole('status')).toHaveTextContent('Password reset successful!');
   },
 };
+
+/** Idle on a phone (390×844). */
+export const Narrow: Story = { ...Idle, ...narrow, tags: ['narrow'] };
+
+/** Idle, right to left. */
+export const RightToLeft: Story = { ...Idle, parameters: { ...Idle.parameters, direction: 'rtl' } };
