@@ -17,8 +17,16 @@ describe('renderMessageContent without a DOM', () => {
     const render = createMessageRenderer(await jsdomWindow());
     expect(render('**hi** <img src=x onerror=alert(1)>')).toEqual({
       kind: 'html',
-      html: '<p><strong>hi</strong> <img src="x" loading="lazy" decoding="async" referrerpolicy="no-referrer"></p>',
+      html: '<p><strong>hi</strong> <img src="x" loading="lazy" decoding="async" referrerpolicy="no-referrer" alt=""></p>',
     });
+  });
+
+  it("gives an image without text alt=\"\" (decorative) and keeps its author's alt", async () => {
+    const render = createMessageRenderer(await jsdomWindow());
+    expect(render('<img src=a.png>')).toMatchObject({ html: expect.stringContaining('alt=""') });
+    const described = render('<img src=a.png alt="A graph of sign-ups">');
+    expect(described).toMatchObject({ html: expect.stringContaining('alt="A graph of sign-ups"') });
+    expect(described).not.toMatchObject({ html: expect.stringContaining('alt=""') });
   });
 
   it('returns text for a window DOMPurify cannot use', () => {

@@ -77,6 +77,9 @@ function configure(purify: DOMPurify): Sanitizer {
       node.setAttribute('decoding', 'async');
       // The proxy's answer needs no referrer either.
       node.setAttribute('referrerpolicy', 'no-referrer');
+      // An image its author gave no text is decorative to a screen reader (`alt=""`), never a
+      // bare file name read aloud (axe: image-alt).
+      if (!node.hasAttribute('alt')) node.setAttribute('alt', '');
       // Remote images load through the server's image proxy (finding 14): the host never sees the reader.
       const src = node.getAttribute('src');
       if (src !== null) node.setAttribute('src', proxiedImageSrc(src));
