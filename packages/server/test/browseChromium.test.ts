@@ -7,8 +7,6 @@
  * failure in CI (as the browser e2e tests decide it).
  */
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { WireMessage } from '@confab/client/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPage } from '../src/agents/hosted/browse';
@@ -17,6 +15,7 @@ import { createFetcher, decodeText, FetchError } from '../src/agents/tools/fetch
 import type { Resolver } from '../src/agents/tools/guard';
 import { databaseVariants } from './support/databases';
 import { createChat, postMessage, registerUser, type RegisteredUser } from './support/fixtures';
+import { startCountingSite, type CountingSite } from './support/countingSite';
 import { rawRequest } from './support/http';
 import { startTestServer, type TestServer } from './support/testServer';
 import { authenticatedSocket } from './support/wsClient';
@@ -26,39 +25,16 @@ const chromiumAvailable = existsSync(chromiumPath);
 if (!chromiumAvailable && process.env['CI']) throw new Error(`The Chromium tests of @browse need ${chromiumPath} (set CHROMIUM_PATH).`);
 const describeChromium = chromiumAvailable ? describe : describe.skip;
 
-interface Site {
-  port: number;
-  requests: string[];
-  /** TCP connections accepted: anything that reached the port, a request or not. */
-  connections: number;
-  close(): Promise<void>;
-}
+type Site = CountingSite;
 
-/** A local site on 127.0.0.1 that counts connections and requests; pages may be functions of the site's port. */
-async function startSite(pages: Record<string, (port: number) => [number, Record<string, string>, string | Buffer]>): Promise<Site> {
-  const site: Site = { port: 0, requests: [], connections: 0, close: async () => undefined };
-  const server: Server = createServer((incoming, response) => {
-    site.requests.push(incoming.url ?? '');
+/** A local site that counts connections and requests; pages may be functions of the site's port. */
+function startSite(pages: Record<string, (port: number) => [number, Record<string, string>, string | Buffer]>): Promise<Site> {
+  return startCountingSite((incoming, response, site) => {
     const page = pages[incoming.url ?? ''];
     if (page === undefined) return void response.writeHead(404).end();
     const [status, headers, body] = page(site.port);
     response.writeHead(status, headers).end(body);
   });
-  server.on('connection', () => {
-    site.connections += 1;
-  });
-  server.on('upgrade', (incoming, socket) => {
-    site.requests.push(`upgrade ${incoming.url ?? ''}`);
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  site.port = (server.address() as AddressInfo).port;
-  site.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return site;
 }
 
 const html = (body: string): [number, Record<string, string>, string] => [200, { 'content-type': 'text/html; charset=utf-8' }, body];

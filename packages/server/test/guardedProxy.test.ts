@@ -4,37 +4,20 @@
  * fetcher's guard on the resolved address, a refused target is never reached (the local target
  * counts connections), an allowed one is, and the byte budget cuts every connection.
  */
-import { createServer, request, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Resolver } from '../src/agents/tools/guard';
 import { startGuardedProxy, type GuardedProxy } from '../src/agents/tools/guardedProxy';
+import { startCountingSite, type CountingSite } from './support/countingSite';
 
-interface Site {
-  port: number;
-  connections: number;
-  requests: string[];
-  close(): Promise<void>;
-}
+type Site = CountingSite;
 
-async function startSite(): Promise<Site> {
-  const site: Site = { port: 0, connections: 0, requests: [], close: async () => undefined };
-  const server: Server = createServer((incoming, response) => {
-    site.requests.push(incoming.url ?? '');
+function startSite(): Promise<Site> {
+  return startCountingSite((incoming, response) => {
     if (incoming.url === '/big') return void response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.alloc(300 * 1024, 1));
     response.writeHead(200, { 'content-type': 'text/plain', 'x-host-seen': incoming.headers.host ?? '' }).end('hello from the site');
   });
-  server.on('connection', () => {
-    site.connections += 1;
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  site.port = (server.address() as AddressInfo).port;
-  site.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return site;
 }
 
 /** A GET of an absolute URL through the proxy, as a browser sends it. */

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bannerPattern, workspaceRoot } from './support/builtServer';
+import { untilListening, workspaceRoot } from './support/builtServer';
 
 const built = ['packages/client/dist', 'packages/server/dist/bin.js', 'apps/reference/dist/index.html'].every((path) => existsSync(join(workspaceRoot, path)));
 if (!built && process.env['CI']) throw new Error('The client, server and reference app must be built: run the README\'s test command.');
@@ -93,18 +93,7 @@ async function npxConfabServer(projectDir: string, args: string[]): Promise<Runn
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', CONFAB_INBOUND_SMTP: 'off', CONFAB_WEB_DIR: '' },
   });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = bannerPattern.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    void exited.then((code) => reject(new Error(`npx confab-server exited with ${code}:\n${output}`)));
-  });
+  const { url, exited } = await untilListening(child, 'npx confab-server');
   return {
     child,
     url,

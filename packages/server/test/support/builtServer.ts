@@ -33,6 +33,31 @@ export async function startBuiltServer(args: string[] = [], environment: NodeJS.
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', CONFAB_INBOUND_SMTP: 'off', CONFAB_LOG_LEVEL: '', CONFAB_LOG_FORMAT: '', CONFAB_WEB_DIR: '', ...environment },
   });
+  const { url, output, exited } = await untilListening(child, 'confab-server');
+  return {
+    child,
+    url,
+    dataDir,
+    output,
+    exited,
+    async dispose() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Collects a server child's output and resolves with the URL of its start-up line; rejects with
+ * the output when it exits first (`label` names it in that error).
+ */
+export async function untilListening(
+  child: ChildProcess,
+  label: string,
+): Promise<{ url: string; output: () => string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> }> {
   let output = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
@@ -45,22 +70,9 @@ export async function startBuiltServer(args: string[] = [], environment: NodeJS.
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    void exited.then(({ code }) => reject(new Error(`confab-server exited with ${code}:\n${output}`)));
+    void exited.then(({ code }) => reject(new Error(`${label} exited with ${code}:\n${output}`)));
   });
-  return {
-    child,
-    url,
-    dataDir,
-    output: () => output,
-    exited,
-    async dispose() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGKILL');
-        await exited;
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return { url, output: () => output, exited };
 }
 
 /** POSTs JSON and returns the parsed answer; fails the test on a non-200. */
