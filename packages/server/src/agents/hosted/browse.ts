@@ -6,7 +6,7 @@ import { addKeyHint, AiError, type AiGateway } from '../ai/types';
 import { createFetcher, decodeText, FetchError, isPdf, textPolicy, type FetchedBody, type Fetcher } from '../tools/fetcher';
 import { RendererUnavailable, type PageRenderer } from '../tools/chromium';
 import { PdfTextError, readPdfText } from '../tools/pdfText';
-import type { HostedAgentHandler, InProcessReply } from '../transports/inProcess';
+import { finishReply, type HostedAgentHandler, type InProcessReply } from '../transports/inProcess';
 
 export const browseHelp = [
   'I read one web page for this chat, through the server (your address is never shown to the site).',
@@ -293,12 +293,7 @@ export function createBrowseHandler(options: BrowseAgentOptions): HostedAgentHan
       }
     } catch (error) {
       const text = error instanceof AiError ? `${error.message}\n\nHere is the page's opening instead:\n\n${pagePreview(page)}` : 'I could not reach the AI provider; try again.';
-      if (stream !== undefined) {
-        stream.write(`\n\n${text}`);
-        await stream.end();
-      } else {
-        await reply.send(text);
-      }
+      await finishReply(reply, stream, text);
     }
   };
 

@@ -4,7 +4,7 @@ import { storedFilePath } from '../../services/files/storage';
 import { addKeyHint, AiError, type AiGateway, type AiTool } from '../ai/types';
 import { ChatDatabase, defaultQueryTimeoutMs, type ChatDataFile, type QueryFailure, type QueryResult } from '../tools/duckdb';
 import { looksLikeSql } from '../tools/sqlCheck';
-import type { HostedAgentHandler, InProcessReply } from '../transports/inProcess';
+import { finishReply, type HostedAgentHandler, type InProcessReply } from '../transports/inProcess';
 import { chartFor, markdownTable, sqlBlock, tablesText } from './dataFormat';
 
 export interface DataAgentOptions {
@@ -139,12 +139,7 @@ export function createDataHandler(options: DataAgentOptions): HostedAgentHandler
       if (chart !== undefined) await reply.send(JSON.stringify(chart));
     } catch (error) {
       const text = error instanceof AiError ? error.message : 'I could not reach the AI provider; try again, or send SQL.';
-      if (stream !== undefined) {
-        stream.write(`\n\n${text}`);
-        await stream.end();
-      } else {
-        await reply.send(text);
-      }
+      await finishReply(reply, stream, text);
     }
   };
 

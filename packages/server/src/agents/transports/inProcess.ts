@@ -19,6 +19,16 @@ export interface InProcessReplyStream {
 /** A hosted agent's code: `async (mention, reply) => …`, the contract every agent shares. */
 export type HostedAgentHandler = (mention: Mention, reply: InProcessReply) => Promise<void> | void;
 
+/** Ends a reply with `text`: after what a started stream holds, else as a message of its own. */
+export async function finishReply(reply: InProcessReply, stream: InProcessReplyStream | undefined, text: string): Promise<void> {
+  if (stream !== undefined) {
+    stream.write(`\n\n${text}`);
+    await stream.end();
+  } else {
+    await reply.send(text);
+  }
+}
+
 /**
  * The in-process transport: a hosted agent's handler gets the mention and a reply bound to it,
  * whose calls go straight to the runtime's reply channel, the one the socket transport uses for
