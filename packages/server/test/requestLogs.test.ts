@@ -107,11 +107,13 @@ const hasScript = spawnSync('script', ['--version']).status === 0;
 describe.skipIf(!serverBuilt || !hasScript)('the built server on a terminal', () => {
   it('prints readable lines without being asked', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'confab-tty-'));
-    const command = [process.execPath, serverBin, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--no-web'].map((part) => `'${part}'`).join(' ');
+    // `exec`: the shell `script` runs becomes the server, so Ctrl-C reaches the server alone (a
+    // waiting dash would die of the SIGINT itself and `script -e` would report 130).
+    const command = `exec ${[process.execPath, serverBin, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--no-web'].map((part) => `'${part}'`).join(' ')}`;
     const child = spawn('script', ['-qfec', command, '/dev/null'], {
       cwd: workspaceRoot,
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', CONFAB_INBOUND_SMTP: 'off', CONFAB_LOG_FORMAT: '', CONFAB_LOG_LEVEL: '', NO_COLOR: '1' },
+      env: { ...process.env, SHELL: '/bin/sh', DATABASE_URL: '', REDIS_URL: '', CONFAB_INBOUND_SMTP: 'off', CONFAB_LOG_FORMAT: '', CONFAB_LOG_LEVEL: '', NO_COLOR: '1' },
     });
     let output = '';
     const exited = new Promise((resolve) => child.once('exit', resolve));
