@@ -5,6 +5,14 @@ export { ConfabClient } from './client/ConfabClient';
 export type { ConfabClientOptions, RealtimeClientOptions, RegisterInput } from './client/ConfabClient';
 export { deriveConfigFromHost } from './client/config';
 
+// The record API client (client.pb) and the session's auth store (ConfabClientOptions.authStore)
+export { RecordApi, RecordCollection } from './recordApi/RecordApi';
+export type { SendOptions, RecordOptions, ListOptions, FullListOptions, ListResult, RecordAuthResponse, RecordApiOptions } from './recordApi/RecordApi';
+export { MemoryAuthStore, LocalAuthStore, authStorageKey } from './recordApi/authStore';
+export type { AuthStore, AuthRecord, AuthChangeListener, RecordModel } from './recordApi/authStore';
+export { ResponseError } from './recordApi/ResponseError';
+export type { ResponseErrorInit } from './recordApi/ResponseError';
+
 // Realtime (spec §4, §7 realtime)
 export { RealtimeConnection } from './realtime/RealtimeConnection';
 export type {

@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { BaseAuthStore, LocalAuthStore } from 'pocketbase';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfabError } from '../errors';
+import { LocalAuthStore, MemoryAuthStore } from '../recordApi/authStore';
 import { errorResponse, json } from '../testing/fakeHttp';
 import { startFakeServer } from '../testing/fakeServer';
 import type { FakeServer } from '../testing/fakeServer';
@@ -170,7 +170,7 @@ const usersRecord = (id: string) => ({ id, collectionId: '_pb_users_auth_', coll
 
 describe('ConfabClient.initialize', () => {
   it('refreshes a stored valid token and signs in', async () => {
-    const authStore = new BaseAuthStore();
+    const authStore = new MemoryAuthStore();
     const storedToken = server.issueToken('alice0000000001');
     authStore.save(storedToken, { ...usersRecord('alice0000000001'), username: 'stale-name' });
     const client = new ConfabClient({ baseUrl: server.url, authStore });
@@ -183,7 +183,7 @@ describe('ConfabClient.initialize', () => {
   });
 
   it('clears a token the server refuses', async () => {
-    const authStore = new BaseAuthStore();
+    const authStore = new MemoryAuthStore();
     const unknownToken = server.issueToken('nobody000000001');
     authStore.save(unknownToken, usersRecord('nobody000000001'));
     const client = new ConfabClient({ baseUrl: server.url, authStore });
@@ -193,7 +193,7 @@ describe('ConfabClient.initialize', () => {
   });
 
   it('clears an expired token without calling the server', async () => {
-    const authStore = new BaseAuthStore();
+    const authStore = new MemoryAuthStore();
     authStore.save(server.issueToken('alice0000000001', -60), usersRecord('alice0000000001'));
     const client = new ConfabClient({ baseUrl: server.url, authStore });
     await client.initialize();
@@ -231,9 +231,9 @@ describe('ConfabClient password reset', () => {
 describe('ConfabClient transport', () => {
   it('keeps the session in memory outside a browser, and takes an injected auth store', () => {
     const client = new ConfabClient({ baseUrl: server.url });
-    expect(client.pb.authStore).toBeInstanceOf(BaseAuthStore);
+    expect(client.pb.authStore).toBeInstanceOf(MemoryAuthStore);
     expect(client.pb.authStore).not.toBeInstanceOf(LocalAuthStore);
-    const injected = new BaseAuthStore();
+    const injected = new MemoryAuthStore();
     expect(new ConfabClient({ baseUrl: server.url, authStore: injected }).pb.authStore).toBe(injected);
     expect(client.baseUrl).toBe(server.url);
   });

@@ -1,5 +1,3 @@
-import PocketBase, { BaseAuthStore, LocalAuthStore } from 'pocketbase';
-import type { SendOptions } from 'pocketbase';
 import { AccountService } from '../account/AccountService';
 import { AgentsService } from '../agents/AgentsService';
 import { ChatsService } from '../chats/ChatsService';
@@ -11,6 +9,9 @@ import { MessagesService } from '../messages/MessagesService';
 import type { MessagesOptions } from '../messages/MessagesService';
 import { RealtimeConnection } from '../realtime/RealtimeConnection';
 import type { RealtimeOptions } from '../realtime/types';
+import { LocalAuthStore, MemoryAuthStore } from '../recordApi/authStore';
+import type { AuthStore } from '../recordApi/authStore';
+import { RecordApi } from '../recordApi/RecordApi';
 import { createConfabStore } from '../store/createConfabStore';
 import type { ConfabStore } from '../store/createConfabStore';
 import type { AppConfig, UserRecord } from '../types';
@@ -20,9 +21,13 @@ import { deriveConfigFromHost, mergeConfig } from './config';
 export interface ConfabClientOptions {
   /** The server's origin. Defaults to the page's origin in a browser, else http://127.0.0.1:8090. */
   baseUrl?: string;
-  /** Where the session lives. Defaults to localStorage in browsers and memory elsewhere. */
-  authStore?: BaseAuthStore;
-  /** Used for every request (SDK and product endpoints); defaults to the global fetch. */
+  /**
+   * Where the session lives. Defaults to a LocalAuthStore (localStorage, under the key the
+   * pocketbase SDK used) in browsers and a MemoryAuthStore elsewhere. Any AuthStore will do,
+   * including a pocketbase SDK BaseAuthStore or LocalAuthStore instance (the same shape).
+   */
+  authStore?: AuthStore;
+  /** Used for every request (record API and product endpoints); defaults to the global fetch. */
   fetch?: typeof fetch;
   /** Realtime timings (spec defaults), the WebSocket constructor, and whether auth connects it. */
   realtime?: RealtimeClientOptions;
@@ -59,8 +64,10 @@ const usersCollection = 'users';
 const defaultServerUrl = 'http://127.0.0.1:8090';
 
 /**
- * The Confab client: the official `pocketbase` SDK for the record API and auth, plus the client
- * state store kept in step with the session.
+ * The Confab client: `pb`, our own small client for the PocketBase record API and auth
+ * (../recordApi, wire-compatible with the official `pocketbase` SDK, which the server's tests use),
+ * the product endpoints, the realtime connection, and the client state store kept in step with
+ * the session.
  *
  * @example
  * const client = new ConfabClient({ baseUrl: 'http://localhost:8090' });
@@ -69,7 +76,8 @@ const defaultServerUrl = 'http://127.0.0.1:8090';
  * client.store.getState().user?.username; // 'alice'
  */
 export class ConfabClient {
-  readonly pb: PocketBase;
+  /** The record API (records, password auth, reset) and the session's auth store. */
+  readonly pb: RecordApi;
   readonly store: ConfabStore;
   /** The gateway WebSocket; its state is mirrored in store.connectionState / isConnected. */
   readonly realtime: RealtimeConnection;
@@ -93,14 +101,8 @@ export class ConfabClient {
 
   constructor(options: ConfabClientOptions = {}) {
     this.fetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.pb = new PocketBase(options.baseUrl ?? defaultBaseUrl(), options.authStore ?? defaultAuthStore());
-    // Screens load the same list twice (e.g. React strict mode); the SDK's auto-cancellation
-    // would turn the first into an abort error. Callers cancel explicitly with `requestKey`.
-    this.pb.autoCancellation(false);
-    if (options.fetch !== undefined) {
-      const injected = options.fetch;
-      this.pb.beforeSend = (url: string, sendOptions: SendOptions) => ({ url, options: { ...sendOptions, fetch: injected } });
-    }
+    // No auto-cancellation (screens may load the same list twice, e.g. React strict mode): callers cancel with a signal.
+    this.pb = new RecordApi(options.baseUrl ?? defaultBaseUrl(), options.authStore ?? defaultAuthStore(), { fetch: this.fetchFunction });
     this.store = createConfabStore();
     const { autoConnect = true, ...realtimeOptions } = options.realtime ?? {};
     this.autoConnect = autoConnect;
@@ -318,11 +320,11 @@ function defaultBaseUrl(): string {
 }
 
 /** localStorage when the environment has a usable one (browsers), memory elsewhere. */
-function defaultAuthStore(): BaseAuthStore {
+function defaultAuthStore(): AuthStore {
   try {
     if (typeof window !== 'undefined' && window.localStorage !== undefined) return new LocalAuthStore();
   } catch {
     // Sandboxed iframes and privacy modes throw on localStorage access.
   }
-  return new BaseAuthStore();
+  return new MemoryAuthStore();
 }

@@ -43,7 +43,7 @@ export type WireChat = ChatRecord;
 
 export interface AuthenticateWithTokenFrame {
   type: 'authenticate_with_token';
-  /** The record API's auth token (the same JWT the pocketbase SDK holds). */
+  /** The record API's auth token (the JWT client.pb.authStore holds). */
   token: string;
 }
 
