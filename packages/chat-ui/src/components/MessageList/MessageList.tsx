@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import type { AgentNotice as AgentNoticeData, TimeAgoLocale } from '@confab/client';
 import type { ClientMessage } from '../../internal/chatClient';
+import { useVirtualRows } from '../../internal/useVirtualRows';
 import { useComponents } from '../../provider/ComponentsContext';
 import { AgentNotice } from '../AgentNotice/AgentNotice';
 import { Message as DefaultMessage } from '../Message/Message';
@@ -97,26 +97,18 @@ export function MessageList({
   latest.current = { hasOlder, loading, onLoadOlder, filtering: needle !== '' };
   const olderRequested = useRef(false);
 
-  const scrollToBottom = useCallback(() => {
-    const element = scrollRef.current;
-    if (element) element.scrollTop = element.scrollHeight;
-  }, []);
-
-  const virtualizer = useVirtualizer({
+  const getKey = useCallback((index: number) => keyOf(rows[index], index), [rows]);
+  const { items: virtualRows, totalSize, measureElement, startOf, scrollTo, scrollToEnd, isScrolling } = useVirtualRows({
     count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => estimatedRowPx,
+    getKey,
+    estimatedSize: estimatedRowPx,
     overscan: 8,
-    getItemKey: (index) => keyOf(rows[index], index),
-    // Hidden or layout-less environments report 0: keep the estimate rather than collapsing rows.
-    measureElement: (element) => {
-      const height = element.getBoundingClientRect().height;
-      return height > 0 ? height : estimatedRowPx;
-    },
-    initialRect: { width: 800, height: 600 },
-    onChange: (instance) => {
+    scrollRef,
+    // Layout-less environments (jsdom) report no viewport: assume one, so rows still render.
+    initialHeight: 600,
+    onChange: () => {
       // Rows measured taller than estimated push the bottom down: follow it while sticking.
-      if (stickToBottom.current && !instance.isScrolling) scrollToBottom();
+      if (stickToBottom.current && !isScrolling()) scrollToEnd();
     },
   });
 
@@ -159,24 +151,19 @@ export function MessageList({
     if (element === null || rows.length === 0) return;
     if (before.count === 0) {
       stickToBottom.current = true;
-      virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
-      scrollToBottom();
+      scrollToEnd();
       return;
     }
     if (before.firstKey !== null && before.firstKey !== firstKey) {
       const anchorIndex = rows.findIndex((row, index) => keyOf(row, index) === before.firstKey);
       if (anchorIndex > 0) {
         // Everything above the old first row is new: move down by exactly its height.
-        const added = virtualizer.measurementsCache[anchorIndex]?.start ?? anchorIndex * estimatedRowPx;
-        element.scrollTop += added;
+        scrollTo(element.scrollTop + startOf(anchorIndex));
         return;
       }
     }
-    if (stickToBottom.current) {
-      virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
-      scrollToBottom();
-    }
-  }, [rows, lastContent, virtualizer, scrollToBottom]);
+    if (stickToBottom.current) scrollToEnd();
+  }, [rows, lastContent, scrollTo, scrollToEnd, startOf]);
 
   // A first page shorter than the view never scrolls, so ask for more history straight away.
   useEffect(() => {
@@ -195,7 +182,6 @@ export function MessageList({
     );
   }
 
-  const virtualRows = virtualizer.getVirtualItems();
   return (
     <div ref={scrollRef} className="cf-message-list" role="log" aria-label="Messages" tabIndex={0}>
       {loading && hasOlder ? (
@@ -208,14 +194,14 @@ export function MessageList({
           No messages match “{filter.trim()}”
         </p>
       ) : null}
-      <div className="cf-message-list__canvas" style={{ height: virtualizer.getTotalSize() }}>
+      <div className="cf-message-list__canvas" style={{ height: totalSize }}>
         {virtualRows.map((virtualRow) => {
           const row = rows[virtualRow.index];
           if (row === undefined) return null;
           return (
             <div
               key={virtualRow.key}
-              ref={virtualizer.measureElement}
+              ref={measureElement}
               data-index={virtualRow.index}
               className="cf-message-list__row"
               style={{ transform: `translateY(${virtualRow.start}px)` }}
