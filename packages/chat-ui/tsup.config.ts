@@ -1,9 +1,15 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  // ChatPage is an entry of its own only to steer the chunking: esbuild groups modules by the
+  // entries (and dynamic imports) that reach them, and index reaches every module. Without this
+  // entry, what the chat page needs at once (Spinner, TimeAgo, the file token …) would share a
+  // chunk with the part that also uses it and loads on demand (ChatFilesPanel), so a host's bundler
+  // would load that part with the page. Hosts import from the index only (package.json exports).
+  entry: { index: 'src/index.ts', ChatPage: 'src/screens/ChatPage/ChatPage.tsx' },
   format: ['esm'],
-  dts: true,
+  // Types for the one public entry only.
+  dts: { entry: { index: 'src/index.ts' } },
   clean: true,
   sourcemap: true,
   target: 'es2022',

@@ -5,6 +5,7 @@ import { MessageList } from '../components/MessageList/MessageList';
 import { stubMessageListLayout } from '../../test/layout';
 import { renderWithConfab } from '../../test/renderWithConfab';
 import { clientMessage, searchResultsData } from '../testing/builders';
+import { LazySearchResultsCard } from './lazyParts';
 import { clockStats, clockTickMs, useNow } from './useNow';
 
 // 10 s past a 30-second boundary of the wall clock.
@@ -77,8 +78,10 @@ describe('the shared clock of relative times', () => {
     expect(screen.getByText('5m ago')).toBeInTheDocument();
   });
 
-  it("keeps a search-results card's time current too", () => {
+  it("keeps a search-results card's time current too", async () => {
     const data = searchResultsData(1, { created_at: new Date(start).toISOString() });
+    // The card's code loads on demand (Message shows a placeholder until it is here): load it first.
+    await LazySearchResultsCard.preload();
     render(<Message message={clientMessage({ content: JSON.stringify(data) })} />);
     const card = screen.getByRole('region', { name: 'open-source vector databases' });
     expect(within(card).getByText('0m ago')).toBeInTheDocument();

@@ -51,9 +51,10 @@ describe('ChartMessage', () => {
     expect(screen.getByRole('table', { name: 'Sales by region' })).toBeInTheDocument();
   });
 
-  it('is how a message whose body is a chart shows, and a malformed chart shows as text', () => {
+  it('is how a message whose body is a chart shows, and a malformed chart shows as text', async () => {
     const { unmount } = render(<Message message={clientMessage({ content: JSON.stringify(bars), is_agent: true, author_name: 'Data' })} />);
-    expect(screen.getByRole('img', { name: chartSummary(bars) })).toBeInTheDocument();
+    // Message loads the chart's code on demand, so the chart arrives after a placeholder.
+    expect(await screen.findByRole('img', { name: chartSummary(bars) })).toBeInTheDocument();
     unmount();
     const broken = JSON.stringify({ ...bars, kind: 'pie' });
     render(<Message message={clientMessage({ content: broken })} />);

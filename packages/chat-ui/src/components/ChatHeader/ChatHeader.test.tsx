@@ -2,7 +2,7 @@ import { act, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { ChatHeader } from './ChatHeader';
+import { ChatHeader, type ChatHeaderPart } from './ChatHeader';
 
 function Harness({ onOpenFiles, onCreateDrop }: { onOpenFiles?: () => void; onCreateDrop?: () => void }) {
   const [query, setQuery] = useState('');
@@ -112,5 +112,20 @@ describe('ChatHeader', () => {
     await user.click(screen.getByRole('button', { name: 'Close search' }));
     expect(screen.getByText('query=')).toBeInTheDocument();
     expect(header).not.toHaveClass('cf-chat-header--searching');
+  });
+
+  it('announces intent: pointer over or focus on Chat Files / Create a Drop, or opening the phone menu, calls onPrefetch', async () => {
+    const onPrefetch = vi.fn<(part: ChatHeaderPart) => void>();
+    const { user } = renderWithConfab(
+      <ChatHeader chat={{ id: 'c1', name: 'Design' }} searchQuery="" onSearchChange={() => {}} onOpenFiles={() => {}} onCreateDrop={() => {}} onPrefetch={onPrefetch} />,
+    );
+    await user.hover(screen.getByRole('button', { name: 'Chat Files' }));
+    expect(onPrefetch).toHaveBeenLastCalledWith('files');
+    act(() => screen.getByRole('button', { name: 'Create a Drop' }).focus());
+    expect(onPrefetch).toHaveBeenLastCalledWith('createDrop');
+
+    onPrefetch.mockClear();
+    await user.click(screen.getByRole('button', { name: 'Chat actions' }));
+    expect(onPrefetch.mock.calls).toEqual([['files'], ['createDrop']]);
   });
 });

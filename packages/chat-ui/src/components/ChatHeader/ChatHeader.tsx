@@ -17,7 +17,16 @@ export interface ChatHeaderProps {
    * disabled and says why. Default true; ChatPage passes whether the user is an admin.
    */
   canInvite?: boolean;
+  /**
+   * Called when the pointer reaches, or focus lands on, the button of a part that loads on
+   * demand ('files': Chat Files, 'createDrop': Create a Drop), so its code can load before the
+   * click. On a phone, opening the actions menu announces both.
+   */
+  onPrefetch?: (part: ChatHeaderPart) => void;
 }
+
+/** The parts the header's buttons open that ChatPage loads on demand. */
+export type ChatHeaderPart = 'files' | 'createDrop';
 
 /** Why Invite User is disabled for a participant who is not an admin. */
 export const inviteAdminsOnlyHint = 'Only chat admins can invite people.';
@@ -40,7 +49,7 @@ export function connectionLabel(state: ClientState['connectionState'], everConne
  * behind a 'Search messages' button and a 'Chat actions' menu button; on wider screens both show
  * in full and those two buttons are hidden.
  */
-export function ChatHeader({ chat, searchQuery, onSearchChange, onOpenFiles, onCreateDrop, canInvite = true }: ChatHeaderProps) {
+export function ChatHeader({ chat, searchQuery, onSearchChange, onOpenFiles, onCreateDrop, canInvite = true, onPrefetch }: ChatHeaderProps) {
   const navigate = useNavigate();
   const connectionState = useConfabStore(selectConnectionState);
   const searchId = useId();
@@ -77,6 +86,8 @@ export function ChatHeader({ chat, searchQuery, onSearchChange, onOpenFiles, onC
       actionsToggleRef.current?.focus();
     }
   };
+  // Pointer over or focus on a button: its part starts loading (repeat calls are cheap).
+  const intentOf = (part: ChatHeaderPart) => ({ onPointerEnter: () => onPrefetch?.(part), onFocus: () => onPrefetch?.(part) });
   const toggleSearch = () => {
     if (searching) {
       onSearchChange('');
@@ -148,7 +159,14 @@ export function ChatHeader({ chat, searchQuery, onSearchChange, onOpenFiles, onC
           aria-label="Chat actions"
           aria-expanded={actionsOpen}
           aria-controls={actionsId}
-          onClick={() => setActionsOpen((open) => !open)}
+          onClick={() => {
+            // The menu shows Chat Files and Create a Drop: load them while the user picks.
+            if (!actionsOpen) {
+              onPrefetch?.('files');
+              onPrefetch?.('createDrop');
+            }
+            setActionsOpen((open) => !open);
+          }}
         >
           <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
             <path d="M12 5.5v.01M12 12v.01M12 18.5v.01" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" />
@@ -180,13 +198,13 @@ export function ChatHeader({ chat, searchQuery, onSearchChange, onOpenFiles, onC
             </span>
           </span>
         )}
-        <button type="button" className="cf-chip" onClick={onOpenFiles} disabled={onOpenFiles === undefined}>
+        <button type="button" className="cf-chip" onClick={onOpenFiles} disabled={onOpenFiles === undefined} {...intentOf('files')}>
           Chat Files
         </button>
         <button type="button" className="cf-chip" onClick={() => navigate(`${base}/drops`)}>
           View Drops
         </button>
-        <button type="button" className="cf-chip" onClick={onCreateDrop} disabled={onCreateDrop === undefined}>
+        <button type="button" className="cf-chip" onClick={onCreateDrop} disabled={onCreateDrop === undefined} {...intentOf('createDrop')}>
           Create a Drop
         </button>
         <button type="button" className="cf-chip" onClick={() => navigate(`${base}/options`)}>

@@ -1,7 +1,7 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { agentAvatarColor, avatarColor } from '@confab/client';
+import { agentAvatarColor, avatarColor, type ChartMessage as ChartData } from '@confab/client';
 import { renderWithConfab } from '../../../test/renderWithConfab';
 import { clientMessage, searchResultsData } from '../../testing/builders';
 import { createFakeBackend } from '@confab/client/testing/fakeBackend';
@@ -51,9 +51,28 @@ describe('Message', () => {
     expect(screen.getByText('2小时前')).toBeInTheDocument();
   });
 
-  it('renders a search-results body as the card', () => {
+  it('renders a search-results body as the card, loaded on demand behind a status', async () => {
     render(<Message message={clientMessage({ content: JSON.stringify(searchResultsData(3)) }, { now })} now={now} />);
-    expect(screen.getByRole('region', { name: 'open-source vector databases' })).toBeInTheDocument();
+    const card = await screen.findByRole('region', { name: 'open-source vector databases' });
+    expect(within(card).getAllByRole('listitem')).toHaveLength(3);
+    expect(screen.queryByRole('status', { name: /Loading search results/ })).not.toBeInTheDocument();
+  });
+
+  it('renders a chart body after its code loads, in a box of about its height meanwhile', async () => {
+    const chart: ChartData = {
+      type: 'chart',
+      kind: 'bar',
+      title: 'Sales by region',
+      x: { name: 'region', values: ['north', 'south'] },
+      series: [{ name: 'sales', values: [7, 22.5] }],
+    };
+    const { container } = render(<Message message={clientMessage({ content: JSON.stringify(chart), is_agent: true, author_name: 'Data' }, { now })} now={now} />);
+    // The first chart of this file: its code is not loaded yet.
+    expect(screen.getByRole('status')).toHaveTextContent('Loading chart...');
+    expect(container.querySelector('.cf-chart')).toHaveStyle({ minHeight: '240px' });
+    expect(await screen.findByRole('img', { name: /Bar chart: Sales by region/ })).toBeInTheDocument();
+    expect(screen.getByRole('table', { name: 'Sales by region' })).toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
 
   it('shows pending and failed states; Retry sends the client id', async () => {

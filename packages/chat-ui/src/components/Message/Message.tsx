@@ -1,10 +1,10 @@
-import { memo, useLayoutEffect, useMemo, useRef, type ComponentProps, type ReactNode } from 'react';
+import { memo, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
 import { avatarColor, type TimeAgoLocale } from '@confab/client';
 import { renderContent, type ClientMessage } from '../../internal/chatClient';
+import { LazyChartMessage, LazyMessagePart, LazySearchResultsCard } from '../../internal/lazyParts';
 import { ProxiedHtml } from '../../internal/ProxiedHtml';
 import { useNow } from '../../internal/useNow';
-import { ChartMessage } from '../ChartMessage/ChartMessage';
-import { SearchResultsCard } from '../SearchResultsCard/SearchResultsCard';
+import type { SearchResultsCardProps } from '../SearchResultsCard/SearchResultsCard';
 import { TimeAgo } from './TimeAgo';
 
 export interface MessageProps {
@@ -48,10 +48,20 @@ export const Message = memo(function Message({ message, locale = 'en', now, high
   const author = message.author_name || message.author_username || 'Unknown';
   const status = message.status ?? 'sent';
   let body: ReactNode;
+  // Search results and charts load their code on demand (few chats show them), in a box about
+  // their height meanwhile, so the list barely moves when they arrive.
   if (rendered.kind === 'search_results') {
-    body = <TickingSearchResults data={rendered.data} locale={locale} now={now} />;
+    body = (
+      <LazyMessagePart className="cf-search-card" minHeight={160} loadingLabel="Loading search results..." failedLabel="These search results could not be shown.">
+        <TickingSearchResults data={rendered.data} locale={locale} now={now} />
+      </LazyMessagePart>
+    );
   } else if (rendered.kind === 'chart') {
-    body = <ChartMessage data={rendered.data} />;
+    body = (
+      <LazyMessagePart className="cf-chart" minHeight={240} loadingLabel="Loading chart..." failedLabel="This chart could not be shown.">
+        <LazyChartMessage.Component data={rendered.data} />
+      </LazyMessagePart>
+    );
   } else if (rendered.kind === 'html') {
     // Remount when the search changes, so the marks are applied to a fresh copy of the HTML.
     body = <HtmlBody key={highlight ?? ''} html={rendered.html} highlight={highlight} />;
@@ -103,8 +113,8 @@ export const Message = memo(function Message({ message, locale = 'en', now, high
 });
 
 /** A search-results card whose time-ago follows the shared clock, like the message's own. */
-function TickingSearchResults({ now, ...props }: ComponentProps<typeof SearchResultsCard>) {
-  return <SearchResultsCard {...props} now={useNow(now)} />;
+function TickingSearchResults({ now, ...props }: SearchResultsCardProps) {
+  return <LazySearchResultsCard.Component {...props} now={useNow(now)} />;
 }
 
 /**

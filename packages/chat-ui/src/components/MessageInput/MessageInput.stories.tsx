@@ -27,7 +27,8 @@ export const Disabled: Story = { args: { disabled: true } };
 export const UploadZoneOpen: Story = {
   play: async ({ canvasElement }) => {
     await userEvent.click(within(canvasElement).getByRole('button', { name: 'Upload files' }));
-    await expect(within(canvasElement).getByRole('region', { name: 'Upload zone' })).toBeVisible();
+    // The zone's code loads on demand, so it shows a moment after the click.
+    await expect(await within(canvasElement).findByRole('region', { name: 'Upload zone' })).toBeVisible();
   },
 };
 

@@ -55,7 +55,8 @@ describe('MessageInput', () => {
     expect(screen.queryByRole('region', { name: 'Upload zone' })).not.toBeInTheDocument();
     await user.click(upload);
     expect(upload).toHaveAttribute('aria-expanded', 'true');
-    const zone = screen.getByRole('region', { name: 'Upload zone' });
+    // The zone's code loads on demand: a status with the Spinner first, then the zone.
+    const zone = await screen.findByRole('region', { name: 'Upload zone' });
     expect(upload).toHaveAttribute('aria-controls', zone.id);
     expect(screen.getByRole('button', { name: 'Choose Files' })).toBeEnabled();
     await user.click(upload);

@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { AgentSearchHit, ChatFile } from '@confab/client';
 import { mentionBeforeCursor } from '@confab/client/rules';
+import { LazyBoundary, LazyUploadZone } from '../../internal/lazyParts';
 import { useAgentSearch } from '../../internal/useAgentSearch';
+import { useComponents } from '../../provider/ComponentsContext';
 import { Button } from '../Button/Button';
 import { AgentAutocomplete } from './AgentAutocomplete';
-import { UploadZone } from './UploadZone';
 
 export interface MessageInputProps {
   /** The chat messages and uploads go to. */
@@ -69,6 +70,7 @@ export function MessageInput({
   onFileUploaded,
   initialText = '',
 }: MessageInputProps) {
+  const { Spinner } = useComponents();
   const fieldId = useId();
   const zoneId = useId();
   const listboxId = useId();
@@ -194,7 +196,27 @@ export function MessageInput({
 
   return (
     <div className="cf-composer">
-      {uploadMounted ? <UploadZone key={chatId} id={zoneId} chatId={chatId} hidden={!uploadOpen} onUploaded={onFileUploaded} /> : null}
+      {uploadMounted ? (
+        // The zone's code loads on demand (pointing at or focusing the upload button starts it).
+        <LazyBoundary
+          fallback={
+            <div id={zoneId} hidden={!uploadOpen} className="cf-upload-zone" role="status">
+              <Spinner size={24} />
+              <span className="cf-visually-hidden">Loading uploads...</span>
+            </div>
+          }
+          failed={(retry) => (
+            <p id={zoneId} hidden={!uploadOpen} className="cf-message__status cf-message__status--failed" role="alert">
+              Uploads could not be loaded.{' '}
+              <button type="button" className="cf-message__retry" onClick={retry}>
+                Retry
+              </button>
+            </p>
+          )}
+        >
+          <LazyUploadZone.Component key={chatId} id={zoneId} chatId={chatId} hidden={!uploadOpen} onUploaded={onFileUploaded} />
+        </LazyBoundary>
+      ) : null}
       {mention !== null ? (
         <AgentAutocomplete
           state={search}
@@ -218,6 +240,8 @@ export function MessageInput({
           aria-label="Upload files"
           aria-expanded={uploadOpen}
           aria-controls={uploadOpen ? zoneId : undefined}
+          onPointerEnter={() => void LazyUploadZone.preload()}
+          onFocus={() => void LazyUploadZone.preload()}
           onClick={() => {
             setUploadMounted(true);
             setUploadOpen((open) => !open);

@@ -4,6 +4,7 @@ import { renderWithConfab } from '../../../test/renderWithConfab';
 import { stubMessageListLayout } from '../../../test/layout';
 import { clientMessage } from '../../testing/builders';
 import { createFakeBackend } from '@confab/client/testing/fakeBackend';
+import { LazyChatFilesPanel, LazyCreateDropModal } from '../../internal/lazyParts';
 import { ChatPage } from './ChatPage';
 
 const alice = { id: 'user_alice_0001', username: 'alice', email: 'alice@example.com', name: 'Alice Liddell', password: 'wonderland' };
@@ -117,12 +118,13 @@ describe('ChatPage', () => {
     const { user } = await openChat(1);
     await screen.findByText('Message 1');
     await user.click(screen.getByRole('button', { name: 'Upload files' }));
-    await user.upload(screen.getByLabelText('Choose files to upload'), new File(['a,b'], 'table.csv'));
+    await user.upload(await screen.findByLabelText('Choose files to upload'), new File(['a,b'], 'table.csv'));
     expect(await screen.findByRole('list', { name: 'Recently uploaded' })).toHaveTextContent('table.csv');
 
     const chatFiles = screen.getByRole('button', { name: 'Chat Files' });
     await user.click(chatFiles);
-    const panel = screen.getByRole('dialog', { name: 'Chat files' });
+    // The panel's code loads on demand (Suspense), so it arrives a moment after the click.
+    const panel = await screen.findByRole('dialog', { name: 'Chat files' });
     expect(await within(panel).findByRole('button', { name: 'table.csv' })).toBeInTheDocument();
     expect(within(panel).getByText('Alice Liddell')).toBeInTheDocument();
 
@@ -140,7 +142,7 @@ describe('ChatPage', () => {
     await screen.findByRole('heading', { level: 1, name: 'Design' });
     await user.type(screen.getByLabelText('Message'), 'half-written thought');
     await user.click(screen.getByRole('button', { name: 'Upload files' }));
-    await user.upload(screen.getByLabelText('Choose files to upload'), new File(['a,b'], 'design.csv'));
+    await user.upload(await screen.findByLabelText('Choose files to upload'), new File(['a,b'], 'design.csv'));
     expect(await screen.findByRole('list', { name: 'Recently uploaded' })).toHaveTextContent('design.csv');
 
     rerender(<ChatPage chatId="chat_random_01" />);
@@ -149,15 +151,33 @@ describe('ChatPage', () => {
     expect(screen.queryByRole('list', { name: 'Recently uploaded' })).not.toBeInTheDocument();
   });
 
+  it('starts loading the files panel and the Create a Drop modal when their buttons are pointed at or focused', async () => {
+    const preloadFiles = vi.spyOn(LazyChatFilesPanel, 'preload');
+    const preloadDrop = vi.spyOn(LazyCreateDropModal, 'preload');
+    const { user } = await openChat(1);
+    const chatFiles = await screen.findByRole('button', { name: 'Chat Files' });
+    expect(preloadFiles).not.toHaveBeenCalled();
+    await user.hover(chatFiles);
+    expect(preloadFiles).toHaveBeenCalled();
+    act(() => screen.getByRole('button', { name: 'Create a Drop' }).focus());
+    expect(preloadDrop).toHaveBeenCalled();
+    // Loaded ahead, the panel opens with its content and no loading status of its own code.
+    await user.click(chatFiles);
+    expect(await screen.findByRole('dialog', { name: 'Chat files' })).toBeInTheDocument();
+  });
+
   it('leaves Chat Files to the host when it passes onOpenFiles', async () => {
     const backend = createFakeBackend({ users: [alice] });
     backend.addChat({ id: 'chat_design_001', name: 'Design', participants: [alice.id] });
     const onOpenFiles = vi.fn();
     const { user, client } = renderWithConfab(<ChatPage chatId="chat_design_001" onOpenFiles={onOpenFiles} />, { backend });
     await act(() => client.login('alice', 'wonderland'));
+    const preloadFiles = vi.spyOn(LazyChatFilesPanel, 'preload');
     await user.click(await screen.findByRole('button', { name: 'Chat Files' }));
     expect(onOpenFiles).toHaveBeenCalledOnce();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    // The host's own panel: the page's is not even loaded.
+    expect(preloadFiles).not.toHaveBeenCalled();
   });
 });
 
@@ -166,14 +186,14 @@ describe('ChatPage drops', () => {
     const { user, navigate } = await openChat(1);
     const createDrop = await screen.findByRole('button', { name: 'Create a Drop' });
     await user.click(createDrop);
-    const dialog = screen.getByRole('dialog', { name: 'Create a Drop' });
+    const dialog = await screen.findByRole('dialog', { name: 'Create a Drop' });
     expect(dialog).toHaveTextContent('From Design');
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(createDrop).toHaveFocus();
 
     await user.click(createDrop);
-    const reopened = screen.getByRole('dialog', { name: 'Create a Drop' });
+    const reopened = await screen.findByRole('dialog', { name: 'Create a Drop' });
     await user.type(within(reopened).getByLabelText('Title'), 'Weekly sync notes');
     await user.type(within(reopened).getByLabelText('Content'), 'We agreed on the plan.');
     await user.click(within(reopened).getByRole('button', { name: 'Create Drop' }));

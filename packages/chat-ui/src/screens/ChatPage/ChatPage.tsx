@@ -2,13 +2,12 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { displayNameOf, isChatAdmin, type ClientState, type TimeAgoLocale } from '@confab/client';
 import { AgentStatusBar } from '../../components/AgentStatusBar/AgentStatusBar';
 import { Button } from '../../components/Button/Button';
-import { ChatFilesPanel } from '../../components/ChatFilesPanel/ChatFilesPanel';
-import { ChatHeader as DefaultChatHeader } from '../../components/ChatHeader/ChatHeader';
-import { CreateDropModal } from '../../components/CreateDropModal/CreateDropModal';
+import { ChatHeader as DefaultChatHeader, type ChatHeaderPart } from '../../components/ChatHeader/ChatHeader';
 import { MessageInput as DefaultMessageInput } from '../../components/MessageInput/MessageInput';
 import { MessageList } from '../../components/MessageList/MessageList';
 import { PageHeader } from '../../components/PageHeader/PageHeader';
 import { useChat } from '../../hooks/useChat';
+import { LazyChatFilesPanel, LazyCreateDropModal, LazyDialog } from '../../internal/lazyParts';
 import { useComponents } from '../../provider/ComponentsContext';
 import { useConfabStore, useNavigate } from '../../provider/hooks';
 import { useTitleFlash } from './useTitleFlash';
@@ -104,6 +103,14 @@ export function ChatPage({
   const openCreateDrop = useCallback(() => setDropModalChat(chatId), [chatId]);
   const closeCreateDrop = useCallback(() => setDropModalChat(null), []);
   const fileUploaded = useCallback(() => setFilesRevision((revision) => revision + 1), []);
+  // The panel and the modal load on demand; the header asks for them ahead when a button is pointed at or focused.
+  const prefetch = useCallback(
+    (part: ChatHeaderPart) => {
+      if (part === 'files' && onOpenFiles === undefined) void LazyChatFilesPanel.preload();
+      if (part === 'createDrop' && onCreateDrop === undefined) void LazyCreateDropModal.preload();
+    },
+    [onOpenFiles, onCreateDrop],
+  );
 
   if (notFound) {
     return (
@@ -140,6 +147,7 @@ export function ChatPage({
           onOpenFiles={onOpenFiles ?? openFiles}
           onCreateDrop={onCreateDrop ?? openCreateDrop}
           canInvite={isChatAdmin(chat, user?.id)}
+          onPrefetch={prefetch}
         />
       ) : (
         <PageHeader title="Loading chat..." />
@@ -158,8 +166,16 @@ export function ChatPage({
       <AgentStatusBar statuses={statuses} />
       {/* Keyed by chat: the draft and the upload list belong to one chat (uploads under way still finish). */}
       <MessageInput key={chatId} chatId={chatId} onSend={send} disabled={chat === null} onFileUploaded={fileUploaded} />
-      {filesPanelChat === chatId ? <ChatFilesPanel chatId={chatId} onClose={closeFiles} refreshKey={filesRevision} locale={locale} /> : null}
-      {dropModalChat === chatId && chat ? <CreateDropModal chatId={chatId} chatName={chat.name} onClose={closeCreateDrop} /> : null}
+      {filesPanelChat === chatId ? (
+        <LazyDialog loadingLabel="Loading files..." failedLabel="The files panel could not be loaded." className="cf-files-panel" onClose={closeFiles}>
+          <LazyChatFilesPanel.Component chatId={chatId} onClose={closeFiles} refreshKey={filesRevision} locale={locale} />
+        </LazyDialog>
+      ) : null}
+      {dropModalChat === chatId && chat ? (
+        <LazyDialog loadingLabel="Loading Create a Drop..." failedLabel="Create a Drop could not be loaded." className="cf-create-drop" onClose={closeCreateDrop}>
+          <LazyCreateDropModal.Component chatId={chatId} chatName={chat.name} onClose={closeCreateDrop} />
+        </LazyDialog>
+      ) : null}
     </div>
   );
 }
