@@ -11,5 +11,18 @@ export default defineConfig({
     port: 5173,
     proxy: { '/api': { target: apiTarget, ws: true } },
   },
-  build: { outDir: 'dist', sourcemap: true, manifest: true },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    manifest: true,
+    rolldownOptions: {
+      output: {
+        // React in one chunk of its own: it changes less often than the app (long-cached), and
+        // keeps jsx-runtime and scheduler out of small shared chunks (about 0.6 kB gzip a route).
+        codeSplitting: {
+          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 }],
+        },
+      },
+    },
+  },
 });

@@ -2,10 +2,11 @@
  * axe-core on every screen of the reference app (issue 13), in Chromium against the real server:
  * the public screens signed out, then each screen a signed-in user reaches — chats, a chat with a
  * message, its options, invite, files and drops, the Create a Drop modal, a drop, the feeds,
- * profile, agents, admin — and the shell on a phone. No serious or critical violation anywhere.
+ * profile, agents, admin — the main screens again in the dark theme, and the shell on a phone. No
+ * serious or critical violation anywhere.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createChatInBrowser, describeBrowser, expectNoSeriousAxeViolations, newAccount, registerInBrowser, startStack, type Stack } from './harness';
 
 describeBrowser('accessibility of every screen (axe, Chromium)', () => {
@@ -106,6 +107,36 @@ describeBrowser('accessibility of every screen (axe, Chromium)', () => {
       await page.goto(path);
       await ready();
       await expectNoSeriousAxeViolations(page, path);
+    }
+    await context.close();
+  });
+
+  it('in the dark theme (the app follows the system): sign in, register, the chat shell, a chat with a message, its options, the feeds', { timeout: 180_000 }, async () => {
+    const { context, page } = await stack.newPage({ colorScheme: 'dark' });
+    for (const [path, name] of [['/login', 'Sign In'], ['/register', 'Create Account']] as const) {
+      await page.goto(path);
+      await heading(page, name);
+      await expectNoSeriousAxeViolations(page, `${path} (dark)`);
+    }
+    await registerInBrowser(page, newAccount('dark'));
+    // The theme really is dark: the root's text colour is the dark theme's light text.
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector('.confab-root')!).color)).toBe('rgb(236, 235, 245)');
+    await expectNoSeriousAxeViolations(page, '/chat (dark)');
+    const chatId = await createChatInBrowser(page, 'Night shift');
+    await page.getByText('Connected', { exact: true }).waitFor();
+    const input = page.getByLabel('Message', { exact: true });
+    await input.fill('Lights **off**, [docs](https://example.com) and `code`');
+    await input.press('Enter');
+    await page.getByText('off', { exact: true }).waitFor();
+    await expectNoSeriousAxeViolations(page, '/chat/:id (dark, with a message)');
+    for (const [path, ready] of [
+      [`/chat/${chatId}/options`, () => heading(page, 'Chat Options')],
+      ['/drops', () => page.getByRole('navigation', { name: 'Feeds' }).waitFor()],
+      ['/profile', () => heading(page, 'My Profile')],
+    ] as Array<[string, () => Promise<void>]>) {
+      await page.goto(path);
+      await ready();
+      await expectNoSeriousAxeViolations(page, `${path} (dark)`);
     }
     await context.close();
   });

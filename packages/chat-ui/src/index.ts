@@ -102,7 +102,7 @@ export { useDropsStore, feedTabPath, cardTags } from './internal/dropsClient';
 
 // Chat parts
 export { ChatHeader, connectionLabel } from './components/ChatHeader/ChatHeader';
-export type { ChatHeaderProps } from './components/ChatHeader/ChatHeader';
+export type { ChatHeaderPart, ChatHeaderProps } from './components/ChatHeader/ChatHeader';
 export { MessageList } from './components/MessageList/MessageList';
 export type { MessageListProps } from './components/MessageList/MessageList';
 export { MessageListEmpty, agentSuggestions } from './components/MessageList/MessageListEmpty';

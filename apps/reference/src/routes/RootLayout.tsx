@@ -10,11 +10,12 @@ export interface RootLayoutProps {
 
 /**
  * Provides the client to every screen, behind the app-start gate. Navigation is the provider's
- * default (browserNavigate: the History API and a popstate), which the router listens to.
+ * default (browserNavigate: the History API and a popstate), which the router listens to. The
+ * theme follows the system's light or dark setting.
  */
 export function RootLayout({ client, children }: RootLayoutProps) {
   return (
-    <ConfabProvider client={client}>
+    <ConfabProvider client={client} theme="auto">
       <AppStartGate>{children}</AppStartGate>
     </ConfabProvider>
   );
