@@ -1,4 +1,4 @@
-import { renderMessageContent, type ClientMessage, type ConnectionState, type MessageStatus, type RenderedContent } from '@confab/client';
+import { renderMessageContent, type RenderedContent } from '@confab/client';
 import type { ConfabUiClient } from '../provider/clientInterface';
 
 /*
@@ -6,7 +6,7 @@ import type { ConfabUiClient } from '../provider/clientInterface';
  * issue 3): client.chats, client.messages, client.realtime and renderMessageContent.
  */
 
-export type { ClientMessage, ConnectionState, MessageStatus, RenderedContent };
+export type { ClientMessage, ConnectionState, MessageStatus, RenderedContent } from '@confab/client';
 
 export const chatsOf = (client: ConfabUiClient) => client.chats;
 export const messagesOf = (client: ConfabUiClient) => client.messages;

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { action } from 'storybook/actions';
+import { expect, within } from 'storybook/test';
 import { withConfab } from '../../storybook/withConfab';
 import { clientMessage, messageHistory, searchResultsData } from '../../testing/builders';
 import type { ClientMessage } from '../../internal/chatClient';
@@ -96,6 +97,21 @@ function Paging(props: MessageListProps) {
 }
 
 export const LoadsOlderOnScroll: Story = { render: (args) => <Paging {...args} /> };
+
+/** A page of older messages loading: the note floats over the top of the list and moves no row. */
+export const LoadingOlder: Story = {
+  args: { messages: messageHistory(40, 'chat00000000001', now), loading: true, hasOlder: true },
+  play: async ({ canvasElement }) => {
+    const note = await within(canvasElement).findByText('Loading older messages...');
+    await expect(note).toBeVisible();
+    const list = canvasElement.querySelector<HTMLElement>('.cf-message-list');
+    const rows = canvasElement.querySelector<HTMLElement>('.cf-message-list__canvas');
+    if (list === null || rows === null) throw new Error('the message list did not render');
+    // The rows start where the list's padding ends, as they do with no note.
+    const rowsStart = rows.getBoundingClientRect().top - list.getBoundingClientRect().top - list.clientTop + list.scrollTop;
+    await expect(rowsStart).toBeCloseTo(parseFloat(getComputedStyle(list).paddingTop), 0);
+  },
+};
 
 export const RightToLeft: Story = {
   args: {

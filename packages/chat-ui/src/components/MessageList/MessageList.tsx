@@ -186,7 +186,7 @@ export function MessageList({
     <div ref={scrollRef} className="cf-message-list" role="log" aria-label="Messages" tabIndex={0}>
       {loading && hasOlder ? (
         <p className="cf-message-list__older" role="status">
-          Loading older messages...
+          <span>Loading older messages...</span>
         </p>
       ) : null}
       {items.length === 0 ? (
