@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ConfabServerError } from '../errors';
 import type { UploadQuota } from '../services/files/uploadQuota';
+import { inferFormValue } from './formValues';
 import { isUploadRequest, parseUpload } from './uploadParser';
 
 /** Multipart forms other than uploads (which stream, see uploadParser.ts) stay small. */
@@ -16,14 +17,6 @@ function parseJsonBody(text: string): unknown {
   } catch {
     throw new ConfabServerError('badRequest');
   }
-}
-
-/** Form values: exact "true"/"false" and exact numbers become typed, as PocketBase infers them. */
-export function inferFormValue(value: string): unknown {
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  if (/^-?(0|[1-9]\d{0,14})(\.\d+)?$/.test(value) && String(Number(value)) === value) return Number(value);
-  return value;
 }
 
 function collectForm(entries: Iterable<[string, unknown]>): Record<string, unknown> {

@@ -9,7 +9,7 @@ import { ConfabServerError } from '../errors';
 import { incomingDirectory, StagedUpload } from '../services/files/storage';
 import type { UploadQuota } from '../services/files/uploadQuota';
 import { refuseExtension, uploadExtension } from '../services/files/uploadRules';
-import { inferFormValue } from './bodyParsers';
+import { inferFormValue } from './formValues';
 import { StagingFile, UploadGate } from './uploadGate';
 
 declare module 'fastify' {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inferFormValue } from '../http/bodyParsers';
+import { inferFormValue } from '../http/formValues';
 import { applyRelationModifiers } from './input';
 
 describe('relation modifiers', () => {
