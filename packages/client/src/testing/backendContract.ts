@@ -393,7 +393,7 @@ export function backendContract(name: string, makeBackend: () => Promise<Contrac
     });
 
     describe('drops', () => {
-      it('publishes a drop, then likes and bookmarks toggle for each reader', async () => {
+      it('publishes a drop, then likes and bookmarks toggle for each reader, each their own', async () => {
         const ann = await signUp('ann');
         const bob = await signUp('bob');
         const chatId = await chatOf(ann, 'Launch');
@@ -409,6 +409,14 @@ export function backendContract(name: string, makeBackend: () => Promise<Contrac
         expect(await api('POST', `/api/drops/${id}/bookmark`, { as: bob })).toEqual({ status: 200, body: { bookmarked: false } });
         const read = await api('GET', '/api/drops/contract-launch-plan', { as: bob });
         expect(read).toMatchObject({ status: 200, body: { id, is_liked: false, is_bookmarked: false, like_count: 0 } });
+        // Likes and bookmarks are each reader's own: Bob's do not show as Ann's.
+        expect(await api('POST', `/api/drops/${id}/like`, { as: bob })).toEqual({ status: 200, body: { liked: true, like_count: 1 } });
+        expect(await api('POST', `/api/drops/${id}/bookmark`, { as: bob })).toEqual({ status: 200, body: { bookmarked: true } });
+        expect(await api('GET', '/api/drops/contract-launch-plan', { as: ann })).toMatchObject({ status: 200, body: { is_liked: false, is_bookmarked: false, like_count: 1 } });
+        expect(await api('GET', '/api/drops/contract-launch-plan', { as: bob })).toMatchObject({ status: 200, body: { is_liked: true, is_bookmarked: true, like_count: 1 } });
+        const annBookmarks = await api('GET', '/api/drops/bookmarks?page=1&per_page=20', { as: ann });
+        expect(annBookmarks.body['drops']).toEqual([]);
+        expect(await api('POST', `/api/drops/${id}/like`, { as: ann })).toEqual({ status: 200, body: { liked: true, like_count: 2 } });
       });
 
       it('answers 404 for a drop that does not exist, and for a chat one is not in', async () => {

@@ -9,7 +9,7 @@
 import type { ChatFile } from '../files/chatFile';
 import type { AgentView, WireDrop } from '../protocol';
 import { buildFakeAgent, createAgentRoutes, type FakeAgentInput } from './fakeAgents';
-import { buildFakeDrop, createDropRoutes, type FakeDropInput, type FakeDropsData } from './fakeDrops';
+import { buildFakeDrop, createDropRoutes, dropSeenBy, type FakeDropInput, type FakeDropsData } from './fakeDrops';
 import { buildFileRecord, createFileRoutes, type FakeFileInput } from './fakeFiles';
 import { maxMessageLength } from '../protocol';
 import { stripUnsafeCharacters } from '../rules';
@@ -94,10 +94,12 @@ export interface FakeBackend {
   addAgent(input: FakeAgentInput): AgentView;
   /** Every API key handed out by create and rotate-key, newest last. */
   agentKeys: string[];
-  /** The drops routes' data (fakeDrops.ts): drops, the caller's follows, the notification count. */
+  /** The drops routes' data (fakeDrops.ts): drops, each person's likes and bookmarks, the follows, the notification count. */
   dropData: FakeDropsData;
   /** Adds a drop (each an hour newer than the previous one) and returns it. */
   addDrop(input: FakeDropInput): WireDrop;
+  /** A drop (by id or slug) as the user with this id reads it: their own is_liked and is_bookmarked. */
+  dropSeenBy(userId: string, idOrSlug: string): WireDrop | undefined;
   /** Reset tokens that confirm-password-reset accepts. */
   resetTokens: Set<string>;
   /** Every request seen, as 'METHOD /path' plus its JSON body (multipart: the fields, files as File). */
@@ -165,7 +167,7 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
   const invitations: FakeInvitation[] = [];
   const agents: AgentView[] = [];
   const agentKeys: string[] = [];
-  const dropData: FakeDropsData = { drops: [], follows: new Set(), otherFollowers: new Map(), notificationCount: 0 };
+  const dropData: FakeDropsData = { drops: [], reactions: new Map(), follows: new Set(), otherFollowers: new Map(), notificationCount: 0 };
   const deleteOutcomes = new Map<string, number>();
   const fileTokens: string[] = [];
   const resetTokens = new Set<string>();
@@ -320,6 +322,10 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
       const drop = buildFakeDrop(input, dropData.drops.length);
       dropData.drops.push(drop);
       return drop;
+    },
+    dropSeenBy: (userId, idOrSlug) => {
+      const drop = dropData.drops.find((candidate) => candidate.id === idOrSlug || candidate.slug === idOrSlug);
+      return drop === undefined ? undefined : dropSeenBy(dropData, userId, drop);
     },
     resetTokens,
     requests,

@@ -4,15 +4,22 @@ import { callerId, errorResponse, json, nextRecordId, stamp } from './fakeHttp';
 
 /*
  * The drops routes of the fake backend (docs/CONTRACTS.md "Drops"), bookkeeping only (house
- * style 19), for one signed-in person: the feed is the drops of the chats in `follows` (newest
- * first), trending and discover are ordered by likes, bookmarks are the bookmarked drops, all paged
- * over a snapshot taken by page 1; like, bookmark, follow, create and delete change the data. The
- * real ranking, the visibility and permission rules are tested on the real server; a test that
- * needs a refusal scripts it with `backend.override(...)`.
+ * style 19): the feed is the drops of the chats in `follows` (newest first), trending and discover
+ * are ordered by likes, bookmarks are the caller's bookmarked drops, all paged over a snapshot taken
+ * by page 1; like, bookmark, follow, create and delete change the data. Likes and bookmarks are each
+ * person's own, as on the server; follows are one signed-in person's. The real ranking, the
+ * visibility and permission rules are tested on the real server; a test that needs a refusal
+ * scripts it with `backend.override(...)`.
  */
 
 export interface FakeDropsData {
+  /**
+   * The drops. Their `is_liked` and `is_bookmarked` are what a reader sees before liking or
+   * bookmarking that drop themselves (a story's seeded state); `like_count` counts everyone.
+   */
   drops: WireDrop[];
+  /** Each person's own likes and bookmarks (user id → drop id → state), set by their toggles. */
+  reactions: Map<string, Map<string, { liked: boolean; bookmarked: boolean }>>;
   /** Chats the caller follows. */
   follows: Set<string>;
   /** Followers of each chat besides the caller. */
@@ -56,15 +63,30 @@ export function buildFakeDrop(input: FakeDropInput, index = 0): WireDrop {
   };
 }
 
+/** The caller's own like and bookmark of a drop: their toggles, else the drop's seeded state. */
+function reactionOf(data: FakeDropsData, userId: string, drop: WireDrop): { liked: boolean; bookmarked: boolean } {
+  let mine = data.reactions.get(userId);
+  if (mine === undefined) data.reactions.set(userId, (mine = new Map()));
+  let reaction = mine.get(drop.id);
+  if (reaction === undefined) mine.set(drop.id, (reaction = { liked: drop.is_liked, bookmarked: drop.is_bookmarked }));
+  return reaction;
+}
+
+/** A drop as `userId` reads it: their own is_liked and is_bookmarked. */
+export function dropSeenBy(data: FakeDropsData, userId: string, drop: WireDrop): WireDrop {
+  const reaction = data.reactions.get(userId)?.get(drop.id);
+  return reaction === undefined ? drop : { ...drop, is_liked: reaction.liked, is_bookmarked: reaction.bookmarked };
+}
+
 export function createDropRoutes(data: FakeDropsData, chats: FakeChat[]) {
   const snapshots = new Map<string, string[]>();
   const newestFirst = (a: WireDrop, b: WireDrop) => b.published_at.localeCompare(a.published_at);
   const mostLiked = (a: WireDrop, b: WireDrop) => b.like_count - a.like_count || newestFirst(a, b);
-  const lists: Record<string, () => WireDrop[]> = {
+  const lists: Record<string, (caller: string) => WireDrop[]> = {
     feed: () => data.drops.filter((drop) => data.follows.has(drop.chat_id)).sort(newestFirst),
     trending: () => [...data.drops].sort(mostLiked),
     discover: () => data.drops.filter((drop) => !data.follows.has(drop.chat_id)).sort(mostLiked),
-    bookmarks: () => data.drops.filter((drop) => drop.is_bookmarked).sort(newestFirst),
+    bookmarks: (caller) => data.drops.filter((drop) => dropSeenBy(data, caller, drop).is_bookmarked).sort(newestFirst),
   };
   const byKey = (key: string) => data.drops.find((drop) => drop.id === key || drop.slug === key);
   const followerCount = (chatId: string) => (data.otherFollowers.get(chatId) ?? 0) + (data.follows.has(chatId) ? 1 : 0);
@@ -84,10 +106,13 @@ export function createDropRoutes(data: FakeDropsData, chats: FakeChat[]) {
       let ids = snapshots.get(snapshot);
       if (page === 1 || ids === undefined) {
         snapshot = `snapshot${snapshots.size + 1}`;
-        ids = (lists[list]?.() ?? []).map((drop) => drop.id);
+        ids = (lists[list]?.(caller) ?? []).map((drop) => drop.id);
         snapshots.set(snapshot, ids);
       }
-      const drops = ids.slice((page - 1) * perPage, page * perPage).flatMap((id) => byKey(id) ?? []);
+      const drops = ids.slice((page - 1) * perPage, page * perPage).flatMap((id) => {
+        const drop = byKey(id);
+        return drop === undefined ? [] : [dropSeenBy(data, caller, drop)];
+      });
       return json(200, { drops, has_more: page * perPage < ids.length, total_count: ids.length, snapshot });
     }
     if (method === 'GET' && path === '/api/drops/notifications') {
@@ -116,7 +141,7 @@ export function createDropRoutes(data: FakeDropsData, chats: FakeChat[]) {
           drop_count: drops.length,
           is_participant: isParticipant,
         },
-        drops,
+        drops: drops.map((drop) => dropSeenBy(data, caller, drop)),
       });
     }
     if (method === 'GET' && path === '/api/discover/chats') {
@@ -166,19 +191,21 @@ export function createDropRoutes(data: FakeDropsData, chats: FakeChat[]) {
     const one = /^\/api\/drops\/([^/]+)(\/like|\/bookmark)?$/.exec(path);
     const drop = one === null ? undefined : byKey(decodeURIComponent(one[1] ?? ''));
     if (one === null || drop === undefined) return errorResponse(404, 'Drop not found');
-    if (method === 'GET' && one[2] === undefined) return json(200, drop);
+    if (method === 'GET' && one[2] === undefined) return json(200, dropSeenBy(data, caller, drop));
     if (method === 'DELETE' && one[2] === undefined) {
       data.drops.splice(data.drops.indexOf(drop), 1);
       return new Response(null, { status: 204 });
     }
     if (method === 'POST' && one[2] === '/like') {
-      drop.is_liked = !drop.is_liked;
-      drop.like_count += drop.is_liked ? 1 : -1;
-      return json(200, { liked: drop.is_liked, like_count: drop.like_count });
+      const mine = reactionOf(data, caller, drop);
+      mine.liked = !mine.liked;
+      drop.like_count += mine.liked ? 1 : -1;
+      return json(200, { liked: mine.liked, like_count: drop.like_count });
     }
     if (method === 'POST' && one[2] === '/bookmark') {
-      drop.is_bookmarked = !drop.is_bookmarked;
-      return json(200, { bookmarked: drop.is_bookmarked });
+      const mine = reactionOf(data, caller, drop);
+      mine.bookmarked = !mine.bookmarked;
+      return json(200, { bookmarked: mine.bookmarked });
     }
     return null;
   };

@@ -97,10 +97,11 @@ describe('DropCard', () => {
     expect(like).toHaveAttribute('aria-disabled', 'true');
     release();
     await waitFor(() => expect(like).not.toHaveAttribute('aria-disabled'));
-    expect(backend.dropData.drops[0]).toMatchObject({ is_liked: true, like_count: 5 });
+    const dropId = backend.dropData.drops[0]!.id;
+    expect(backend.dropSeenBy(backend.users[0]!.id, dropId)).toMatchObject({ is_liked: true, like_count: 5 });
 
     await user.click(screen.getByRole('button', { name: 'Bookmark', pressed: false }));
-    await waitFor(() => expect(backend.dropData.drops[0]?.is_bookmarked).toBe(true));
+    await waitFor(() => expect(backend.dropSeenBy(backend.users[0]!.id, dropId)?.is_bookmarked).toBe(true));
     expect(screen.getByRole('button', { name: 'Bookmark', pressed: true })).toBeInTheDocument();
 
     backend.override(`POST /api/drops/${backend.dropData.drops[0]!.id}/like`, () => errorResponse(500, 'Boom.'));

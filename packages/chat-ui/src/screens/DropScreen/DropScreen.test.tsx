@@ -48,7 +48,7 @@ describe('DropScreen', () => {
     expect(within(article).getByRole('button', { name: 'Like 4', pressed: true })).toBeInTheDocument();
     expect(within(article).getByRole('list', { name: 'Stats' })).toHaveTextContent('4 likes');
     await user.click(within(article).getByRole('button', { name: 'Bookmark', pressed: false }));
-    await waitFor(() => expect(backend.dropData.drops[0]).toMatchObject({ is_liked: true, like_count: 4, is_bookmarked: true }));
+    await waitFor(() => expect(backend.dropSeenBy(backend.users[0]!.id, 'launch-plan')).toMatchObject({ is_liked: true, like_count: 4, is_bookmarked: true }));
   });
 
   it('deletes after asking, then opens the chat’s drops', async () => {
