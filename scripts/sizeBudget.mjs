@@ -79,9 +79,18 @@ const kb = (bytes) => (bytes / 1000).toFixed(1);
 
 /** The table `pnpm build` prints. kB are 1000 bytes, as Vite prints them. */
 export function formatTable(rows) {
-  const header = ['route', 'JS kB gzip', 'budget kB', 'chunks', '', 'target'];
+  // The target column only while some route is headed for a lower budget.
+  const withTargets = rows.some((row) => row.targetBytes !== undefined);
+  const header = ['route', 'JS kB gzip', 'budget kB', 'chunks', '', ...(withTargets ? ['target'] : [])];
   const targetOf = (row) => (row.targetBytes === undefined ? '' : `${kb(row.targetBytes)} ${row.meetsTarget ? 'met' : 'not yet'}`);
-  const lines = rows.map((row) => [row.route, kb(row.gzipBytes), kb(row.limitBytes), String(row.files.length), row.ok ? 'OK' : 'OVER', targetOf(row)]);
+  const lines = rows.map((row) => [
+    row.route,
+    kb(row.gzipBytes),
+    kb(row.limitBytes),
+    String(row.files.length),
+    row.ok ? 'OK' : 'OVER',
+    ...(withTargets ? [targetOf(row)] : []),
+  ]);
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column].length)));
   const format = (cells) =>
     cells
