@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { action } from 'storybook/actions';
+import { expect, within } from 'storybook/test';
 import { clientMessage, searchResultsData } from '../../testing/builders';
 import { Message } from './Message';
 import { longNames, narrow, rtlText, withRtl } from '../../storybook/storyStates';
@@ -43,6 +44,44 @@ const streamingReply = clientMessage(
 );
 
 /** An agent's streamed reply while it grows: 'typing...' until the final text replaces it. */
+/** An agent's markdown: a heading, a list, a quote, inline code, a fenced block and a wide table. */
+const richReply = [
+  '### Launch checklist',
+  '',
+  '1. Freeze the `main` branch',
+  '2. Tag **v2.0** and publish',
+  '',
+  '> Ship on Friday only if the smoke tests pass.',
+  '',
+  '```ts',
+  "const ready = checks.every((check) => check.passed);",
+  '```',
+  '',
+  '| Region | Owner | Status | Notes |',
+  '|---|---|---|---|',
+  `| eu-west | Alice | done | ${'a long note that makes the table wider than the message '.repeat(2)}|`,
+  '| us-east | Bob | pending | waiting on DNS |',
+].join('\n');
+
+export const RichText: Story = {
+  args: {
+    message: clientMessage(
+      { content: richReply, author_id: 'agent0000000001', author_name: 'Deep Research', author_username: 'deep', is_agent: true },
+      { minutesAgo: 2, now },
+    ),
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const table = await canvas.findByRole('table');
+    await expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Region', 'Owner', 'Status', 'Notes']);
+    // A wide table stays inside the message (its cells wrap; past that it scrolls on its own).
+    const body = canvasElement.querySelector<HTMLElement>('.cf-message__body');
+    await expect(table.getBoundingClientRect().width).toBeLessThanOrEqual(body!.getBoundingClientRect().width + 1);
+    await expect(getComputedStyle(table.querySelector('th')!).borderTopStyle).toBe('solid');
+    await expect(getComputedStyle(canvas.getByText('main')).fontFamily).toMatch(/mono/i);
+  },
+};
+
 export const Streaming: Story = { args: { message: streamingReply } };
 
 /** A streamed reply that has only just started: no text yet. */
