@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { untilListening, workspaceRoot } from './support/builtServer';
+import { untilListening, untilRefused, workspaceRoot } from './support/builtServer';
 
 const built = ['packages/client/dist', 'packages/server/dist/bin.js', 'apps/reference/dist/index.html'].every((path) => existsSync(join(workspaceRoot, path)));
 if (!built && process.env['CI']) throw new Error('The client, server and reference app must be built: run the README\'s test command.');
@@ -66,20 +66,6 @@ interface Running {
   stop(): Promise<boolean>;
 }
 
-/** True once nothing answers at `url` any more. */
-async function closed(url: string): Promise<boolean> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    try {
-      await fetch(`${url}/api/health`, { headers: { connection: 'close' } });
-    } catch {
-      return true;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return false;
-}
-
 /**
  * `npx confab-server <args>` in the installed project, in its own process group; resolves once it
  * listens. (npm exec does not pass signals on to the command, so the group gets them, as from a
@@ -101,7 +87,7 @@ async function npxConfabServer(projectDir: string, args: string[]): Promise<Runn
       const group = -(child.pid ?? 0);
       process.kill(group, 'SIGTERM');
       await exited;
-      const done = await closed(url);
+      const done = await untilRefused(url, 15_000);
       if (!done) {
         try {
           process.kill(group, 'SIGKILL');

@@ -5,7 +5,7 @@
  */
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { postJson, serverBuilt, signedInToken, startBuiltServer, type BuiltServer } from './support/builtServer';
+import { postJson, serverBuilt, signedInToken, startBuiltServer, untilRefused, type BuiltServer } from './support/builtServer';
 
 const boundary = 'confab-shutdown-boundary';
 
@@ -36,20 +36,6 @@ function finishUpload(request: ClientRequest): void {
   request.end(`\r\n--${boundary}--\r\n`);
 }
 
-/** Resolves once the server refuses new connections. */
-async function refusesConnections(url: string): Promise<boolean> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    try {
-      await fetch(`${url}/api/health`, { headers: { connection: 'close' } });
-    } catch {
-      return true;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return false;
-}
-
 async function chatOf(server: BuiltServer, username: string): Promise<{ token: string; chatId: string }> {
   const token = await signedInToken(server.url, username);
   const chat = await postJson(server.url, '/api/collections/chats/records', { name: 'Shutdown' }, token);
@@ -71,7 +57,7 @@ describe.skipIf(!serverBuilt)('shutting the built server down', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
 
     server.child.kill('SIGTERM');
-    expect(await refusesConnections(server.url)).toBe(true);
+    expect(await untilRefused(server.url)).toBe(true);
     expect(server.child.exitCode).toBeNull();
 
     finishUpload(upload.request);

@@ -75,6 +75,20 @@ export async function untilListening(
   return { url, output: () => output, exited };
 }
 
+/** True once nothing answers at `url` any more (a stopped server refuses connections); false after `timeoutMs`. */
+export async function untilRefused(url: string, timeoutMs = 10_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      await fetch(`${url}/api/health`, { headers: { connection: 'close' } });
+    } catch {
+      return true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
 /** POSTs JSON and returns the parsed answer; fails the test on a non-200. */
 export async function postJson(url: string, path: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
   const response = await fetch(`${url}${path}`, {
