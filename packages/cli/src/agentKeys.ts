@@ -6,7 +6,9 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isAgentUsername } from '@confab/client/rules';
-import { configDir, writePrivateFile } from './session';
+import { errorMessage } from './output';
+import { writePrivateFile } from './privateFiles';
+import { configDir } from './session';
 
 export interface SavedAgentKey {
   username: string;
@@ -25,8 +27,20 @@ export function agentKeyFile(username: string): string {
 
 export async function saveAgentKey(saved: SavedAgentKey): Promise<string> {
   const file = agentKeyFile(saved.username);
-  await writePrivateFile(file, `${JSON.stringify(saved, null, 2)}\n`);
+  await writePrivateFile(configDir(), file, `${JSON.stringify(saved, null, 2)}\n`);
   return file;
+}
+
+/**
+ * Saves a key just made, or answers why it could not: the key exists only in this answer, so the
+ * command shows it either way (and exits 1 when it was not saved).
+ */
+export async function trySaveAgentKey(saved: SavedAgentKey): Promise<{ file: string; error: null } | { file: null; error: string }> {
+  try {
+    return { file: await saveAgentKey(saved), error: null };
+  } catch (error) {
+    return { file: null, error: errorMessage(error) };
+  }
 }
 
 export async function readAgentKey(username: string): Promise<SavedAgentKey | null> {

@@ -1,11 +1,12 @@
 /**
  * Where the CLI keeps its session: `$CONFAB_CONFIG_DIR/session.json` (default ~/.config/confab),
- * readable only by the user because it holds an auth token.
+ * readable only by the user because it holds an auth token (written by privateFiles.ts).
  */
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { CliError } from './output';
+import { writePrivateFile } from './privateFiles';
 
 export interface Session {
   server: string;
@@ -39,17 +40,7 @@ export async function requireSession(): Promise<Session> {
 }
 
 export async function writeSession(session: Session): Promise<void> {
-  await writePrivateFile(sessionFile(), JSON.stringify(session, null, 2));
-}
-
-/**
- * Writes a file only the user can read (0600) in a directory only the user can list (0700). The
- * chmod covers a file that already existed with a wider mode: `mode` applies only on creation.
- */
-export async function writePrivateFile(path: string, content: string): Promise<void> {
-  await mkdir(join(path, '..'), { recursive: true, mode: 0o700 });
-  await writeFile(path, content, { mode: 0o600 });
-  await chmod(path, 0o600);
+  await writePrivateFile(configDir(), sessionFile(), JSON.stringify(session, null, 2));
 }
 
 export async function clearSession(): Promise<void> {

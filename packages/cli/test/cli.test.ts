@@ -2,7 +2,7 @@
  * The CLI as a user runs it: the built `confab` in child processes (Node 20 and Node 24) against
  * a real confab-server on port 0 in this process. Sessions, agents and chats.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, Confab } from './support/confab';
@@ -174,6 +174,79 @@ describe.each(nodesUnderTest)('confab on $name', (node) => {
       expect(both.stderr).toMatch(/cannot be used with/);
       const blank = await confab.json(['agents', 'create', '   ']);
       expect(blank.value).toEqual({ error: 'Please enter an agent name.' });
+    });
+  });
+
+  describe('private files: keys and the session', () => {
+    const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
+
+    it('refuses a symbolic link at the session file or as the config folder, writing nothing through it', async () => {
+      const person = await server.register(`links_${node.name}`);
+      const configDir = await server.tempDir('confab-cli-links-');
+      const elsewhere = await server.tempDir('confab-cli-elsewhere-');
+      const target = join(elsewhere, 'planted.json');
+      await writeFile(target, 'left alone\n');
+      const sessionFile = join(configDir, 'session.json');
+      await symlink(target, sessionFile);
+      const own = new Confab(node, configDir);
+      const refused = await own.run(['login', '--server', server.url, '-u', person.username, '-p', password]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toBe(`error: ${sessionFile} is a symbolic link. Confab writes keys and sessions only to plain files: remove it and try again.\n`);
+      expect(await readFile(target, 'utf8')).toBe('left alone\n');
+      expect((await lstat(sessionFile)).isSymbolicLink()).toBe(true);
+
+      const linkedDir = join(elsewhere, 'linked-config');
+      await symlink(elsewhere, linkedDir);
+      const throughLink = await new Confab(node, linkedDir).run(['login', '--server', server.url, '-u', person.username, '-p', password]);
+      expect(throughLink.code).toBe(1);
+      expect(throughLink.stderr).toBe(`error: ${linkedDir} is a symbolic link. Confab keeps keys and sessions only in plain folders: remove the link, or point CONFAB_CONFIG_DIR at a plain folder.\n`);
+      expect((await readdir(elsewhere)).sort()).toEqual(['linked-config', 'planted.json']);
+    });
+
+    it('refuses a symbolic link at an agent key file, and still shows the new key once', async () => {
+      const person = await server.register(`keylink_${node.name}`);
+      const own = new Confab(node, await server.tempDir('confab-cli-keylink-'));
+      expect((await own.run(['login', '--server', server.url, '-u', person.username, '-p', password])).code).toBe(0);
+      const elsewhere = await server.tempDir('confab-cli-elsewhere-');
+      const target = join(elsewhere, 'stolen-key.json');
+      const agentUsername = `linked_${node.name}`;
+      const keyFile = join(own.configDir, 'agents', `${agentUsername}.json`);
+      await mkdir(join(own.configDir, 'agents'), { mode: 0o700 });
+      await symlink(target, keyFile);
+      const created = await own.json<{ api_key: string; key_file: string | null; key_error: string }>(['agents', 'create', 'Linked', '--username', agentUsername]);
+      expect(created.code).toBe(1);
+      expect(created.value.api_key).toMatch(/^cfk_[A-Za-z0-9_-]{43}$/);
+      expect(created.value.key_file).toBeNull();
+      expect(created.value.key_error).toBe(`${keyFile} is a symbolic link. Confab writes keys and sessions only to plain files: remove it and try again.`);
+      expect(await readdir(elsewhere)).toEqual([]);
+      expect(await agentKeyWorks(created.value.api_key)).toBe(true);
+    });
+
+    it('writes the session and keys as new 0600 files in 0700 folders, narrowing folders that were wider', async () => {
+      const person = await server.register(`modes_${node.name}`);
+      const configDir = await server.tempDir('confab-cli-modes-');
+      await chmod(configDir, 0o755);
+      await mkdir(join(configDir, 'agents'), { mode: 0o755 });
+      await chmod(join(configDir, 'agents'), 0o755);
+      const sessionFile = join(configDir, 'session.json');
+      await writeFile(sessionFile, '{}', { mode: 0o644 });
+      const before = await stat(sessionFile);
+      const own = new Confab(node, configDir);
+      expect((await own.run(['login', '--server', server.url, '-u', person.username, '-p', password])).code).toBe(0);
+      expect(await modeOf(configDir)).toBe(0o700);
+      expect(await modeOf(sessionFile)).toBe(0o600);
+      // A new file renamed into place, not the old one rewritten: a reader never sees half a session.
+      expect((await stat(sessionFile)).ino).not.toBe(before.ino);
+      expect(JSON.parse(await readFile(sessionFile, 'utf8'))).toMatchObject({ username: person.username, server: server.url });
+
+      const agentUsername = `modes_agent_${node.name}`;
+      const created = await own.json<{ key_file: string }>(['agents', 'create', 'Modes', '--username', agentUsername]);
+      expect(created.code).toBe(0);
+      expect(await modeOf(join(configDir, 'agents'))).toBe(0o700);
+      expect(await modeOf(created.value.key_file)).toBe(0o600);
+      // No temporary file is left behind.
+      expect((await readdir(configDir)).sort()).toEqual(['agents', 'session.json']);
+      expect(await readdir(join(configDir, 'agents'))).toEqual([`${agentUsername}.json`]);
     });
   });
 

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { saveAgentKey } from '../../agentKeys';
+import { trySaveAgentKey } from '../../agentKeys';
 import { explainSessionError, personClient } from '../../clients';
 import { parseAgentName, parseAgentUsername, parseDescription } from '../../parse';
 import { requireSession } from '../../session';
@@ -14,7 +14,8 @@ interface CreateOptions {
 
 /**
  * `confab agents create <name>`: prints the new agent's API key this once, with a warning, and
- * saves it (0600) for `confab run` and `confab post`.
+ * saves it (0600) for `confab run` and `confab post`. A key that could not be saved is still
+ * printed (it exists only now), and the command exits 1.
  */
 export function agentsCreateCommand(): Command {
   return new Command('create')
@@ -42,19 +43,20 @@ export function agentsCreateCommand(): Command {
           .catch((error: unknown) => {
             throw explainSessionError(error);
           });
-        const keyFile = await saveAgentKey({ username: agent.username, agentId: agent.id, server: session.server, apiKey });
+        const saved = await trySaveAgentKey({ username: agent.username, agentId: agent.id, server: session.server, apiKey });
         print(
           json,
-          { agent, api_key: apiKey, key_file: keyFile },
+          { agent, api_key: apiKey, key_file: saved.file, ...(saved.error === null ? {} : { key_error: saved.error }) },
           [
             `Created @${agent.username} (${agent.name}).`,
             '',
             `  API key: ${apiKey}`,
             '',
-            `Saved to ${keyFile} for \`confab run --agent ${agent.username}\`.`,
+            saved.error === null ? `Saved to ${saved.file} for \`confab run --agent ${agent.username}\`.` : `Not saved: ${saved.error}`,
           ].join('\n'),
         );
         note('Keep this key secret: it is shown only now. Anyone holding it can act as the agent (`confab agents rotate-key` replaces it).');
+        if (saved.error !== null) process.exitCode = 1;
       });
     });
 }

@@ -1,12 +1,15 @@
 import { Command } from 'commander';
 import { findOwnAgent } from '../../agentLookup';
-import { saveAgentKey } from '../../agentKeys';
+import { trySaveAgentKey } from '../../agentKeys';
 import { explainSessionError, personClient } from '../../clients';
 import { parseAgentUsername } from '../../parse';
 import { requireSession } from '../../session';
 import { note, print, runAction } from '../../output';
 
-/** `confab agents rotate-key <username>`: a new key, printed once and saved; the old one stops at once. */
+/**
+ * `confab agents rotate-key <username>`: a new key, printed once and saved; the old one stops at
+ * once. A key that could not be saved is still printed, and the command exits 1.
+ */
 export function agentsRotateKeyCommand(): Command {
   return new Command('rotate-key')
     .description("replace an agent's API key (running agents with the old key are disconnected)")
@@ -23,13 +26,20 @@ export function agentsRotateKeyCommand(): Command {
           .catch((error: unknown) => {
             throw explainSessionError(error);
           });
-        const keyFile = await saveAgentKey({ username: agent.username, agentId: agent.id, server: session.server, apiKey });
+        const saved = await trySaveAgentKey({ username: agent.username, agentId: agent.id, server: session.server, apiKey });
         print(
           json,
-          { agent, api_key: apiKey, key_file: keyFile },
-          [`New key for @${agent.username}; the old one no longer works.`, '', `  API key: ${apiKey}`, '', `Saved to ${keyFile}.`].join('\n'),
+          { agent, api_key: apiKey, key_file: saved.file, ...(saved.error === null ? {} : { key_error: saved.error }) },
+          [
+            `New key for @${agent.username}; the old one no longer works.`,
+            '',
+            `  API key: ${apiKey}`,
+            '',
+            saved.error === null ? `Saved to ${saved.file}.` : `Not saved: ${saved.error}`,
+          ].join('\n'),
         );
         note('Keep this key secret: it is shown only now.');
+        if (saved.error !== null) process.exitCode = 1;
       });
     });
 }
