@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', bin: 'src/bin.ts' },
+  // dataWorker: the process each @data job runs in, forked by agents/tools/dataChild.ts.
+  entry: { index: 'src/index.ts', bin: 'src/bin.ts', dataWorker: 'src/agents/tools/dataWorker.ts' },
   format: ['esm'],
   dts: { entry: { index: 'src/index.ts' } },
   clean: true,

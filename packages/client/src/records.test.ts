@@ -12,10 +12,11 @@ describe('records', () => {
   });
 
   it.each([
-    [undefined, { confabAgents: true, developerAgents: false }],
-    [null, { confabAgents: true, developerAgents: false }],
-    [{}, { confabAgents: true, developerAgents: false }],
-    [{ confab_agents: false, developer_agents: true }, { confabAgents: false, developerAgents: true }],
+    [undefined, { confabAgents: true, developerAgents: false, agentsMayReadFiles: false }],
+    [null, { confabAgents: true, developerAgents: false, agentsMayReadFiles: false }],
+    [{}, { confabAgents: true, developerAgents: false, agentsMayReadFiles: false }],
+    [{ confab_agents: false, developer_agents: true }, { confabAgents: false, developerAgents: true, agentsMayReadFiles: false }],
+    [{ agents_may_read_files: true }, { confabAgents: true, developerAgents: false, agentsMayReadFiles: true }],
   ])('agent permissions %j → %j', (agentPermissions, expected) => {
     expect(resolveAgentPermissions({ agent_permissions: agentPermissions })).toEqual(expected);
   });

@@ -8,13 +8,21 @@ export function isChatAdmin(chat: ChatRecord | null, userId: string | null | und
   return Array.isArray(chat.admins) && chat.admins.includes(userId);
 }
 
-/** Confab agents are allowed unless explicitly false; developer agents only when explicitly true. */
+/**
+ * Confab agents are allowed unless explicitly false; developer agents, and agents asking @data and
+ * @deep about the chat's files, only when explicitly true.
+ */
 export function resolveAgentPermissions(chat: Pick<ChatRecord, 'agent_permissions'>): {
   confabAgents: boolean;
   developerAgents: boolean;
+  agentsMayReadFiles: boolean;
 } {
   const permissions = chat.agent_permissions ?? {};
-  return { confabAgents: permissions.confab_agents !== false, developerAgents: permissions.developer_agents === true };
+  return {
+    confabAgents: permissions.confab_agents !== false,
+    developerAgents: permissions.developer_agents === true,
+    agentsMayReadFiles: permissions.agents_may_read_files === true,
+  };
 }
 
 /** Temporary accounts get usernames starting with 'user_' (spec §3). */

@@ -48,6 +48,11 @@ export interface UserRecord extends BaseRecord {
 export interface AgentPermissions {
   confab_agents?: boolean;
   developer_agents?: boolean;
+  /**
+   * Whether agents may ask @data and @deep, which read the chat's files: off unless true. People
+   * always may; an agent's mention of them is otherwise not routed (docs/SECURITY.md G12).
+   */
+  agents_may_read_files?: boolean;
 }
 
 export interface ChatRecord extends BaseRecord {

@@ -95,6 +95,10 @@ async function serve(argv: string[]): Promise<void> {
 }
 
 async function main(argv: string[]): Promise<void> {
+  // This process is the server's own: whatever it creates (SQLite's, DuckDB's, a library's files)
+  // is private to its account by default. startServer sets its modes explicitly besides, for
+  // embedders, whose umask it leaves alone (docs/SECURITY.md A14).
+  process.umask(0o077);
   if (argv.includes('--help') || argv.includes('-h')) {
     console.log(usage);
     return;

@@ -23,4 +23,39 @@ describe('configuration', () => {
     expect(resolveConfig({ dataDir, secret: 's', browseChromium: '  ' }).browseChromium).toBeUndefined();
     expect(resolveConfig({ dataDir, secret: 's' }).browseChromium).toBeUndefined();
   });
+
+  it('reads the limits of @data jobs and hosted-agent allowances; 0 turns spilling off, other bad numbers keep the defaults', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'confab-config-'));
+    expect(resolveConfig({ dataDir, secret: 's' })).toMatchObject({
+      dataJobs: 2,
+      dataJobsPerChat: 1,
+      dataJobsPerUser: 1,
+      dataJobTimeoutMs: 60_000,
+      dataMemoryMegabytes: 256,
+      dataSpillMegabytes: 512,
+      agentCallsPerUserPerHour: 100,
+      agentCallsPerChatPerHour: 300,
+    });
+    const environment = {
+      CONFAB_DATA_JOBS: '4',
+      CONFAB_DATA_JOBS_PER_CHAT: '2',
+      CONFAB_DATA_JOBS_PER_USER: '3',
+      CONFAB_DATA_JOB_SECONDS: '30',
+      CONFAB_DATA_MEMORY_MB: '512',
+      CONFAB_DATA_SPILL_MB: '0',
+      CONFAB_AGENT_CALLS_PER_USER_PER_HOUR: '10',
+      CONFAB_AGENT_CALLS_PER_CHAT_PER_HOUR: '20',
+    };
+    expect(resolveConfig({ ...optionsFromEnvironment([], environment), dataDir, secret: 's' })).toMatchObject({
+      dataJobs: 4,
+      dataJobsPerChat: 2,
+      dataJobsPerUser: 3,
+      dataJobTimeoutMs: 30_000,
+      dataMemoryMegabytes: 512,
+      dataSpillMegabytes: 0,
+      agentCallsPerUserPerHour: 10,
+      agentCallsPerChatPerHour: 20,
+    });
+    expect(resolveConfig({ ...optionsFromEnvironment([], { CONFAB_DATA_JOBS: 'lots', CONFAB_DATA_SPILL_MB: '-1' }), dataDir, secret: 's' })).toMatchObject({ dataJobs: 2, dataSpillMegabytes: 512 });
+  });
 });

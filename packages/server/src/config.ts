@@ -76,8 +76,30 @@ export interface ServerOptions {
   invitationsPerUserPerHour?: number;
   /** Invitations into one chat per hour, whoever sends them (env CONFAB_INVITATIONS_PER_CHAT_PER_HOUR). Default 40. */
   invitationsPerChatPerHour?: number;
+  /** Developer agents one person may have (env CONFAB_AGENTS_PER_USER). Default 25; 400 past it. */
+  agentsPerUser?: number;
+  /** Developer agents one person may create per hour (env CONFAB_AGENTS_PER_USER_PER_HOUR). Default 10; 429 past it. */
+  agentsPerUserPerHour?: number;
   /** How long a mention of an offline developer agent waits for it to connect (env CONFAB_AGENT_QUEUE_MINUTES). Default 10. */
   agentQueueMinutes?: number;
+  /**
+   * @data jobs running at once on this server, in one chat and for one person (env
+   * CONFAB_DATA_JOBS, CONFAB_DATA_JOBS_PER_CHAT, CONFAB_DATA_JOBS_PER_USER). Defaults 2, 1 and 1.
+   * Each job is a process of its own; a few more may wait, and past that @data answers that it is busy.
+   */
+  dataJobs?: number;
+  dataJobsPerChat?: number;
+  dataJobsPerUser?: number;
+  /** One whole @data job, its wait in the queue included; then its process is killed (env CONFAB_DATA_JOB_SECONDS). Default 60 s. */
+  dataJobTimeoutMs?: number;
+  /** DuckDB's memory limit in one @data job; the job's process may use twice this for its JavaScript heap (env CONFAB_DATA_MEMORY_MB). Default 256. */
+  dataMemoryMegabytes?: number;
+  /** What one @data job may spill to disk, in a folder under the data dir removed after the job (env CONFAB_DATA_SPILL_MB); 0: nothing. Default 512. */
+  dataSpillMegabytes?: number;
+  /** Requests to hosted agents (@data, @deep, @browse, personas…) one person may make per hour (env CONFAB_AGENT_CALLS_PER_USER_PER_HOUR). Default 100. */
+  agentCallsPerUserPerHour?: number;
+  /** Requests to hosted agents from one chat per hour, whoever asks (env CONFAB_AGENT_CALLS_PER_CHAT_PER_HOUR). Default 300. */
+  agentCallsPerChatPerHour?: number;
   /** OpenAI-compatible base URL with `/v1` (env CONFAB_OPENAI_BASE_URL), e.g. `http://localhost:11434/v1` for Ollama. Default OpenAI's. */
   openaiBaseUrl?: string;
   /** The Chat Completions model hosted agents use (env CONFAB_OPENAI_MODEL). Default `gpt-4.1-mini`. */
@@ -121,6 +143,16 @@ export interface ServerOptions {
    * becomes an `email` message (see mail/inbound.ts).
    */
   inboundSmtp?: string;
+  /**
+   * Mails one connecting address (the SMTP client's IP; an IPv6 /64) may start per hour, whatever
+   * senders and recipients they name (env CONFAB_INBOUND_MAILS_PER_ADDRESS_PER_HOUR). Default 200;
+   * 451 past it. Behind a relay on this host every mail comes from the relay's address.
+   */
+  inboundMailsPerAddressPerHour?: number;
+  /** Mails one chat or inbox address may receive per hour (env CONFAB_INBOUND_MAILS_PER_RECIPIENT_PER_HOUR). Default 30; 451 past it. */
+  inboundMailsPerRecipientPerHour?: number;
+  /** Recipients one mail may name (env CONFAB_INBOUND_RECIPIENTS_PER_MAIL). Default 10; 452 'too many recipients' for the rest. */
+  inboundRecipientsPerMail?: number;
   /** Test clock. */
   now?: () => Date;
 }
@@ -151,7 +183,17 @@ export interface ServerConfig {
   messagesPerUserPerSecond: number;
   invitationsPerUserPerHour: number;
   invitationsPerChatPerHour: number;
+  agentsPerUser: number;
+  agentsPerUserPerHour: number;
   agentQueueMinutes: number;
+  dataJobs: number;
+  dataJobsPerChat: number;
+  dataJobsPerUser: number;
+  dataJobTimeoutMs: number;
+  dataMemoryMegabytes: number;
+  dataSpillMegabytes: number;
+  agentCallsPerUserPerHour: number;
+  agentCallsPerChatPerHour: number;
   openaiBaseUrl: string | undefined;
   openaiModel: string;
   openaiApiKey: string | undefined;
@@ -167,6 +209,9 @@ export interface ServerConfig {
   browseChromium: string | undefined;
   /** Where the inbound SMTP listener listens; undefined when it is off. */
   inboundSmtp: { host: string; port: number } | undefined;
+  inboundMailsPerAddressPerHour: number;
+  inboundMailsPerRecipientPerHour: number;
+  inboundRecipientsPerMail: number;
   environment: string;
   now: () => Date;
 }
@@ -180,6 +225,11 @@ const defaultSignupsPerIpPerHour = 30;
 const defaultMessagesPerUserPerSecond = 20;
 const defaultInvitationsPerUserPerHour = 20;
 const defaultInvitationsPerChatPerHour = 40;
+const defaultAgentsPerUser = 25;
+const defaultAgentsPerUserPerHour = 10;
+const defaultInboundMailsPerAddressPerHour = 200;
+const defaultInboundMailsPerRecipientPerHour = 30;
+const defaultInboundRecipientsPerMail = 10;
 
 function numberOrUndefined(text: string | undefined): number | undefined {
   return text === undefined || text.trim() === '' ? undefined : Number(text);
@@ -247,7 +297,17 @@ export function optionsFromEnvironment(
     messagesPerUserPerSecond: numberOrUndefined(environment['CONFAB_MESSAGES_PER_USER_PER_SECOND']),
     invitationsPerUserPerHour: numberOrUndefined(environment['CONFAB_INVITATIONS_PER_USER_PER_HOUR']),
     invitationsPerChatPerHour: numberOrUndefined(environment['CONFAB_INVITATIONS_PER_CHAT_PER_HOUR']),
+    agentsPerUser: numberOrUndefined(environment['CONFAB_AGENTS_PER_USER']),
+    agentsPerUserPerHour: numberOrUndefined(environment['CONFAB_AGENTS_PER_USER_PER_HOUR']),
     agentQueueMinutes: numberOrUndefined(environment['CONFAB_AGENT_QUEUE_MINUTES']),
+    dataJobs: numberOrUndefined(environment['CONFAB_DATA_JOBS']),
+    dataJobsPerChat: numberOrUndefined(environment['CONFAB_DATA_JOBS_PER_CHAT']),
+    dataJobsPerUser: numberOrUndefined(environment['CONFAB_DATA_JOBS_PER_USER']),
+    dataJobTimeoutMs: secondsToMilliseconds(numberOrUndefined(environment['CONFAB_DATA_JOB_SECONDS'])),
+    dataMemoryMegabytes: numberOrUndefined(environment['CONFAB_DATA_MEMORY_MB']),
+    dataSpillMegabytes: numberOrUndefined(environment['CONFAB_DATA_SPILL_MB']),
+    agentCallsPerUserPerHour: numberOrUndefined(environment['CONFAB_AGENT_CALLS_PER_USER_PER_HOUR']),
+    agentCallsPerChatPerHour: numberOrUndefined(environment['CONFAB_AGENT_CALLS_PER_CHAT_PER_HOUR']),
     openaiBaseUrl: environment['CONFAB_OPENAI_BASE_URL'],
     openaiModel: environment['CONFAB_OPENAI_MODEL'],
     openaiApiKey: environment['CONFAB_OPENAI_API_KEY'],
@@ -261,6 +321,9 @@ export function optionsFromEnvironment(
     braveBaseUrl: environment['CONFAB_BRAVE_BASE_URL'],
     browseChromium: environment['CONFAB_BROWSE_CHROMIUM'],
     inboundSmtp: environment['CONFAB_INBOUND_SMTP'],
+    inboundMailsPerAddressPerHour: numberOrUndefined(environment['CONFAB_INBOUND_MAILS_PER_ADDRESS_PER_HOUR']),
+    inboundMailsPerRecipientPerHour: numberOrUndefined(environment['CONFAB_INBOUND_MAILS_PER_RECIPIENT_PER_HOUR']),
+    inboundRecipientsPerMail: numberOrUndefined(environment['CONFAB_INBOUND_RECIPIENTS_PER_MAIL']),
   };
   return options;
 }
@@ -318,7 +381,8 @@ function oneOf<T extends string>(name: string, text: string | undefined, allowed
 /** Resolves options into a full config, creating the data directory and secret if needed. */
 export function resolveConfig(options: ServerOptions = {}): ServerConfig {
   const dataDir = resolve(options.dataDir ?? './data');
-  mkdirSync(dataDir, { recursive: true });
+  // Private to the server's account (docs/SECURITY.md A14); a data dir that exists is checked at start-up.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const port = options.port !== undefined && Number.isFinite(options.port) ? options.port : defaultPort;
   return {
     port,
@@ -345,7 +409,18 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     messagesPerUserPerSecond: positiveOr(options.messagesPerUserPerSecond, defaultMessagesPerUserPerSecond),
     invitationsPerUserPerHour: Math.floor(positiveOr(options.invitationsPerUserPerHour, defaultInvitationsPerUserPerHour)),
     invitationsPerChatPerHour: Math.floor(positiveOr(options.invitationsPerChatPerHour, defaultInvitationsPerChatPerHour)),
+    agentsPerUser: Math.floor(positiveOr(options.agentsPerUser, defaultAgentsPerUser)),
+    agentsPerUserPerHour: Math.floor(positiveOr(options.agentsPerUserPerHour, defaultAgentsPerUserPerHour)),
     agentQueueMinutes: positiveOr(options.agentQueueMinutes, 10),
+    dataJobs: Math.floor(positiveOr(options.dataJobs, 2)),
+    dataJobsPerChat: Math.floor(positiveOr(options.dataJobsPerChat, 1)),
+    dataJobsPerUser: Math.floor(positiveOr(options.dataJobsPerUser, 1)),
+    dataJobTimeoutMs: positiveOr(options.dataJobTimeoutMs, 60_000),
+    dataMemoryMegabytes: Math.floor(positiveOr(options.dataMemoryMegabytes, 256)),
+    // 0 is a choice here (no spilling), not a missing value.
+    dataSpillMegabytes: options.dataSpillMegabytes !== undefined && Number.isFinite(options.dataSpillMegabytes) && options.dataSpillMegabytes >= 0 ? Math.floor(options.dataSpillMegabytes) : 512,
+    agentCallsPerUserPerHour: Math.floor(positiveOr(options.agentCallsPerUserPerHour, 100)),
+    agentCallsPerChatPerHour: Math.floor(positiveOr(options.agentCallsPerChatPerHour, 300)),
     openaiBaseUrl: nonEmpty(options.openaiBaseUrl)?.trim().replace(/\/+$/, ''),
     openaiModel: nonEmpty(options.openaiModel)?.trim() ?? 'gpt-4.1-mini',
     openaiApiKey: nonEmpty(options.openaiApiKey)?.trim(),
@@ -359,6 +434,9 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     braveBaseUrl: nonEmpty(options.braveBaseUrl)?.trim().replace(/\/+$/, '') ?? 'https://api.search.brave.com',
     browseChromium: nonEmpty(options.browseChromium)?.trim(),
     inboundSmtp: inboundSmtpAddress(options.inboundSmtp),
+    inboundMailsPerAddressPerHour: Math.floor(positiveOr(options.inboundMailsPerAddressPerHour, defaultInboundMailsPerAddressPerHour)),
+    inboundMailsPerRecipientPerHour: Math.floor(positiveOr(options.inboundMailsPerRecipientPerHour, defaultInboundMailsPerRecipientPerHour)),
+    inboundRecipientsPerMail: Math.floor(positiveOr(options.inboundRecipientsPerMail, defaultInboundRecipientsPerMail)),
     environment: process.env['NODE_ENV'] ?? 'production',
     now: options.now ?? (() => new Date()),
   };

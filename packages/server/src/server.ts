@@ -12,6 +12,7 @@ import { createRateLimits } from './services/limits/rateLimits';
 import { ProviderGateway } from './agents/ai/gateway';
 import { createAgentRuntime, createPresence } from './agents/index';
 import { openDatabase } from './store/database';
+import { tightenDataDir, warnAboutWiderEntries } from './store/privateDataDir';
 import { createStore } from './store/store';
 
 /**
@@ -57,6 +58,8 @@ function listeningUrl(host: string, port: number): string {
  */
 export async function startServer(options: ServerOptions = {}): Promise<ConfabServer> {
   const config = resolveConfig(mergeOptions(options, optionsFromEnvironment([], process.env)));
+  // Before the database opens, so its files are private before anything is written to them.
+  const widerDataEntries = tightenDataDir(config.dataDir);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   let url = listeningUrl(config.host, config.port);
   // The app's logger exists only after the app is built; services log through this forwarder.
@@ -79,6 +82,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
   const agents = createAgentRuntime(services, presence, options.hostedAgents, new ProviderGateway(context));
   const app = await buildApp(config, services, agents);
   log = app.log;
+  warnAboutWiderEntries(logger, config.dataDir, widerDataEntries);
   const gateway = new Gateway(app.server, services, agents, {
     allowedOrigins: config.allowedOrigins,
     publicUrl: config.publicUrl,

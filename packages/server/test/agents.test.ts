@@ -146,6 +146,53 @@ describe.each(variants)('agents ($name)', (variant) => {
       expect((await call('GET', '/api/agents/search?q=%20%20', alice)).status).toBe(400);
       expect((await call('GET', `/api/agents/search?q=e&chat_id=${chat.id}`, dev)).status).toBe(404);
     });
+
+    it('refuses an agent named like a person, by their display name or username in any case, and creates nothing', async () => {
+      const person = await registerUser(testServer, { name: 'Alice Liddell' });
+      const before = await testServer.probe.count('users');
+      for (const name of ['Alice Liddell', '  alice LIDDELL ', person.username, person.username.toUpperCase()]) {
+        const refused = await call('POST', '/api/agents', dev, { name });
+        expect(refused.status, name).toBe(400);
+        expect(refused.body, name).toEqual({
+          status: 400,
+          message: 'Failed to create agent.',
+          data: { name: { code: 'validation_name_of_person', message: 'A person here is called that. Please choose another name.' } },
+        });
+      }
+      expect(await testServer.probe.count('users')).toBe(before);
+      // A name that only contains a person's is no disguise: agents are marked wherever they show.
+      expect((await call('POST', '/api/agents', dev, { name: 'Alice Liddell Helper' })).status).toBe(200);
+    });
+
+    it("shows an agent's created_by and dev_room_id to its owner only: records, expansions, search; and no filter probes them", async () => {
+      const { agent, api_key } = await createAgent(testServer.url, dev, { name: 'Owner Only', username: 'owner_only' });
+      const devRoom = ((await agentOnline(api_key)).answer['agent'] as { dev_room_id: string }).dev_room_id;
+      expect(devRoom).toMatch(/^[a-z0-9]{15}$/);
+      const listed = async (user: RegisteredUser) => {
+        const query = `filter=${encodeURIComponent("username='owner_only'")}&expand=created_by,dev_room_id`;
+        const list = await call('GET', `/api/collections/users/records?${query}`, user);
+        const one = await call('GET', `/api/collections/users/records/${agent.id}?expand=created_by`, user);
+        const found = await call('GET', '/api/agents/search?q=owner_only', user);
+        expect([list.status, one.status, found.status]).toEqual([200, 200, 200]);
+        return { list, one, found, record: (list.body as { items: Record<string, unknown>[] }).items[0], hit: (found.body as { agents: AgentView[] }).agents[0] };
+      };
+      const other = await listed(alice);
+      expect(other.record).toMatchObject({ id: agent.id, type: 'developer-agent', created_by: '', dev_room_id: '' });
+      expect(other.record?.['expand']).toBeUndefined();
+      expect(other.hit).toMatchObject({ id: agent.id, created_by: '' });
+      for (const answer of [other.list, other.one, other.found]) {
+        expect(answer.text).not.toContain(dev.record.id);
+        expect(answer.text).not.toContain(devRoom);
+      }
+      const owner = await listed(dev);
+      expect(owner.record).toMatchObject({ created_by: dev.record.id, dev_room_id: devRoom });
+      expect(owner.one.body).toMatchObject({ created_by: dev.record.id, expand: { created_by: { id: dev.record.id } } });
+      expect(owner.hit).toMatchObject({ created_by: dev.record.id });
+      // Filters and sorts would tell them anyway ("whose agents are these?", "whose room is this?").
+      for (const probe of [`filter=${encodeURIComponent(`created_by='${dev.record.id}'`)}`, `filter=${encodeURIComponent(`dev_room_id='${devRoom}'`)}`, `filter=${encodeURIComponent("created_by.username~'m'")}`, 'sort=created_by']) {
+        expect((await call('GET', `/api/collections/users/records?${probe}`, alice)).status, probe).toBe(400);
+      }
+    });
   });
 
   describe('connections', () => {
@@ -398,4 +445,75 @@ describe.each(variants)('agents ($name)', (variant) => {
       await clocked.close();
     }
   }, 20_000);
+});
+
+describe.each(variants)('agent creation limits ($name)', (variant) => {
+  const hourMs = 60 * 60 * 1000;
+  let clock = Date.UTC(2026, 0, 5, 10, 0, 0);
+  let testServer: TestServer;
+
+  beforeAll(async () => {
+    // The defaults (25 per person, 10 an hour), on a clock the test moves.
+    testServer = await startTestServer(variant, { agentsPerUser: undefined, agentsPerUserPerHour: undefined, now: () => new Date(clock) });
+  });
+
+  afterAll(async () => {
+    await testServer?.close();
+  });
+
+  it('refuses the 11th agent of a person in an hour with a 429 and the 26th in all with a 400, creating nothing', async () => {
+    const maker = await registerUser(testServer);
+    const create = (name: string) => rawRequest(testServer.url, 'POST', '/api/agents', { token: maker.pb.authStore.token, body: { name } });
+    const agentsOfMaker = async () => Number((await testServer.probe.rows('select count(*) as count from users where created_by = $1', [maker.record.id]))[0]?.['count']);
+    const createMany = async (from: number, to: number) => {
+      for (let index = from; index <= to; index += 1) expect((await create(`Helper ${index}`)).status, `Helper ${index}`).toBe(200);
+    };
+    await createMany(1, 10);
+    const hourly = await create('Helper 11');
+    expect(hourly.status).toBe(429);
+    expect(hourly.body).toMatchObject({ message: 'You can create 10 agents an hour. Please try again later.' });
+    expect(await agentsOfMaker()).toBe(10);
+
+    clock += hourMs;
+    await createMany(11, 20);
+    clock += hourMs;
+    await createMany(21, 25);
+    const total = await create('Helper 26');
+    expect(total.status).toBe(400);
+    expect(total.body).toMatchObject({ message: 'You have 25 agents, the most one person can have. Delete one to create another.' });
+    expect(await agentsOfMaker()).toBe(25);
+
+    // Each person has their own allowance; deleting an agent makes room again.
+    const other = await registerUser(testServer);
+    expect((await rawRequest(testServer.url, 'POST', '/api/agents', { token: other.pb.authStore.token, body: { name: 'Other Helper' } })).status).toBe(200);
+    const [first] = await testServer.probe.rows('select id from users where created_by = $1 order by created limit 1', [maker.record.id]);
+    expect((await rawRequest(testServer.url, 'DELETE', `/api/agents/${String(first?.['id'])}`, { token: maker.pb.authStore.token })).status).toBe(204);
+    expect((await create('Helper 27')).status).toBe(200);
+  }, 60_000);
+
+  it('never lets concurrent creations past either allowance', async () => {
+    clock += 2 * hourMs;
+    const maker = await registerUser(testServer);
+    let made = 0;
+    const race = async (count: number) => {
+      const answers = await Promise.all(
+        Array.from({ length: count }, () => {
+          made += 1;
+          return rawRequest(testServer.url, 'POST', '/api/agents', { token: maker.pb.authStore.token, body: { name: `Racer ${made}` } });
+        }),
+      );
+      return answers.map((answer) => answer.status).sort();
+    };
+    const agentsOfMaker = async () => Number((await testServer.probe.rows('select count(*) as count from users where created_by = $1', [maker.record.id]))[0]?.['count']);
+    expect(await race(30)).toEqual([...Array(10).fill(200), ...Array(20).fill(429)]);
+    expect(await agentsOfMaker()).toBe(10);
+    clock += hourMs;
+    expect(await race(10)).toEqual(Array(10).fill(200));
+    clock += hourMs;
+    expect(await race(4)).toEqual(Array(4).fill(200));
+    clock += hourMs;
+    // 24 made: of 5 at once, within the hour's allowance, exactly one is the 25th.
+    expect(await race(5)).toEqual([200, 400, 400, 400, 400]);
+    expect(await agentsOfMaker()).toBe(25);
+  }, 60_000);
 });

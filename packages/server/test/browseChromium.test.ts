@@ -214,6 +214,6 @@ describeChromium('@browse with CONFAB_BROWSE_CHROMIUM', () => {
 
   it('says in /api/health whether pages are rendered (Chat Options shows it)', async () => {
     expect((await rawRequest(rendering.url, 'GET', '/api/health')).body).toMatchObject({ data: { browse: { renders_javascript: true } } });
-    expect((await rawRequest(plain.url, 'GET', '/api/health')).body).toEqual({ message: 'API is healthy.', code: 200, data: {} });
+    expect((await rawRequest(plain.url, 'GET', '/api/health')).body).toEqual({ message: 'API is healthy.', code: 200, data: { agents: { data: { running: 0, queued: 0, saturated: false } } } });
   });
 });

@@ -29,7 +29,7 @@ describe.each(variants)('chat administration ($name)', (variant) => {
     expect(first['email_address']).toMatch(/^quarterly-plans-[a-z0-9]{6}$/);
     expect(second['email_address']).not.toBe(first['email_address']);
     expect(first['inbox_address']).toBe(`${String(first['email_address'])}@mail.example.test`);
-    expect(first['agent_permissions']).toEqual({ confab_agents: true, developer_agents: false });
+    expect(first['agent_permissions']).toEqual({ confab_agents: true, developer_agents: false, agents_may_read_files: false });
     expect(first).toMatchObject({ auto_route_enabled: false, auto_route_agent: '', last_seq: 0 });
     const missing = await failureOf(() => ann.pb.collection('chats').create({ description: 'no name' }));
     expect(missing).toMatchObject({ status: 400, response: { data: { name: { code: 'validation_required' } } } });
@@ -44,7 +44,9 @@ describe.each(variants)('chat administration ($name)', (variant) => {
       agent_permissions: { confab_agents: true, developer_agents: true }, auto_route_enabled: true, auto_route_agent: 'deep',
     });
     const off = await ann.pb.collection('chats').update(chat.id, { agent_permissions: { confab_agents: false } });
-    expect(off['agent_permissions']).toEqual({ confab_agents: false, developer_agents: false });
+    expect(off['agent_permissions']).toEqual({ confab_agents: false, developer_agents: false, agents_may_read_files: false });
+    const files = await ann.pb.collection('chats').update(chat.id, { agent_permissions: { agents_may_read_files: true } });
+    expect(files['agent_permissions']).toEqual({ confab_agents: true, developer_agents: false, agents_may_read_files: true });
     const bad = await failureOf(() => ann.pb.collection('chats').update(chat.id, { agent_permissions: 'everything' }));
     expect(bad.status).toBe(400);
     expect((bad.response['data'] as Record<string, { message: string }>)['agent_permissions']?.message).toContain('confab_agents');

@@ -4,11 +4,13 @@
  * stopped with the server still serving, and a question in words through an AiGateway (a small
  * fake here, answering with a run_sql tool call). Both databases.
  */
+import { join } from 'node:path';
 import type { Mention } from '@confab/client/protocol';
 import writeXlsxFile from 'write-excel-file/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AiGateway, AiRequest } from '../src/agents/ai/types';
 import { createDataHandler } from '../src/agents/hosted/data';
+import { DataJobs } from '../src/agents/hosted/dataJobs';
 import type { ChatDataFile } from '../src/agents/tools/duckdb';
 import { storedFilePath } from '../src/services/files/storage';
 import { databaseVariants } from './support/databases';
@@ -51,6 +53,8 @@ describe.each(variants)('@data ($name)', (variant) => {
   let testServer: TestServer;
   let alice: RegisteredUser;
   let aiFiles: ChatDataFile[] = [];
+  /** The test agents' own job queue (the server's @data has its own). */
+  let jobs: DataJobs;
   const gateway = fakeGateway(['SELECT nope FROM sales', "SELECT region, sum(amount) AS total FROM sales GROUP BY region ORDER BY total DESC"]);
   const sockets: TestSocket[] = [];
 
@@ -87,10 +91,11 @@ describe.each(variants)('@data ($name)', (variant) => {
     testServer = await startTestServer(variant, {
       hostedAgents: {
         // The same handler with a fake gateway and a short limit, over the files the test uploaded.
-        data_ai: (mention: Mention, reply) => createDataHandler({ files: async () => aiFiles, ai: gateway, timeoutMs: 500 })(mention, reply),
-        data_fast: (mention: Mention, reply) => createDataHandler({ files: async () => aiFiles, timeoutMs: 500 })(mention, reply),
+        data_ai: (mention: Mention, reply) => createDataHandler({ files: async () => aiFiles, jobs, ai: gateway, timeoutMs: 500 })(mention, reply),
+        data_fast: (mention: Mention, reply) => createDataHandler({ files: async () => aiFiles, jobs, timeoutMs: 500 })(mention, reply),
       },
     });
+    jobs = new DataJobs({ running: 2, perChat: 1, perUser: 1, waiting: 8, deadlineMs: 30_000 }, { memoryMb: 256, spillMb: 256, root: join(testServer.dataDir, 'tmp', 'test-jobs') });
     alice = await registerUser(testServer);
     for (const [name, username] of [['Data AI', 'data_ai'], ['Data Fast', 'data_fast']]) {
       const created = await rawRequest(testServer.url, 'POST', '/api/admin/confab-agents', { token: alice.pb.authStore.token, body: { name, username } });
@@ -103,6 +108,7 @@ describe.each(variants)('@data ($name)', (variant) => {
   });
 
   afterAll(async () => {
+    await jobs?.close();
     await testServer?.close();
   });
 

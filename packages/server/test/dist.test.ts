@@ -89,6 +89,15 @@ describe.skipIf(!built)('the built confab-server (pnpm start)', () => {
     const record = (await uploaded.json()) as { id: string; file: string };
     const download = await fetch(`${url}/api/files/files/${record.id}/${record.file}`, { headers: { authorization: token } });
     expect(await download.text()).toBe('a,b\n1,2\n');
+
+    // @data runs each job in dist/dataWorker.js, a process of its own (tsup.config.ts's entries).
+    await json('/api/collections/messages/records', { chat: chat['id'], encryptedContent: '@data SELECT sum(b) AS total FROM "table"', message_type: 'regular' }, token);
+    const answered = async () => {
+      const list = await fetch(`${url}/api/collections/messages/records?perPage=50&sort=seq&filter=${encodeURIComponent(`chat='${String(chat['id'])}'`)}`, { headers: { authorization: token } });
+      const items = ((await list.json()) as { items: { content?: string; encryptedContent?: string }[] }).items;
+      return items.map((item) => item.content ?? item.encryptedContent ?? '').find((content) => content.includes('| total |')) ?? '';
+    };
+    await expect.poll(answered, { timeout: 15_000, interval: 250 }).toContain('| 2 |');
   });
 
   it('keeps every acknowledged message through kill -9 and starts again on the same data', async () => {

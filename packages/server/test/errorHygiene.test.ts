@@ -114,7 +114,8 @@ describe.each(variants)('error hygiene ($name)', (variant) => {
 
   it('serves health and config', async () => {
     const health = await rawRequest(testServer.url, 'GET', '/api/health');
-    expect(health.body).toEqual({ message: 'API is healthy.', code: 200, data: {} });
+    // An idle server: @data's job pool is reported, and not saturated.
+    expect(health.body).toEqual({ message: 'API is healthy.', code: 200, data: { agents: { data: { running: 0, queued: 0, saturated: false } } } });
     const config = await rawRequest(testServer.url, 'GET', '/api/config');
     const host = new URL(testServer.url).host;
     expect(config.body).toEqual({

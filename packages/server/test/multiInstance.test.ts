@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import PocketBase from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type ConfabServer } from '../src/index';
+import type { ConfabServer } from '../src/index';
+import { startCluster, type Cluster } from './support/cluster';
 import { databaseVariants } from './support/databases';
 import { createChat, postMessage, registerUser, type RegisteredUser } from './support/fixtures';
-import { redisAvailable, redisUrl } from './support/redis';
+import { redisAvailable } from './support/redis';
 import { authenticatedSocket, TestSocket, type WireMessage } from './support/wsClient';
 import { rawRequest } from './support/http';
 import type { AgentKeyAnswer, Mention } from '@confab/client/protocol';
@@ -20,9 +17,8 @@ const postgres = (await databaseVariants()).find((variant) => variant.name === '
 const runnable = postgres !== undefined && (await redisAvailable());
 
 describe.runIf(runnable)('two instances on one PostgreSQL and one Redis', () => {
-  const schema = `test_multi_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const dataDirs = [mkdtempSync(join(tmpdir(), 'confab-a-')), mkdtempSync(join(tmpdir(), 'confab-b-'))];
   const sockets: TestSocket[] = [];
+  let cluster: Cluster | undefined;
   let instanceA: ConfabServer;
   let instanceB: ConfabServer;
 
@@ -39,21 +35,13 @@ describe.runIf(runnable)('two instances on one PostgreSQL and one Redis', () => 
   };
 
   beforeAll(async () => {
-    const databaseUrl = `${postgres?.baseUrl ?? ''}?schema=${schema}`;
-    const shared = { port: 0, host: '127.0.0.1', databaseUrl, redisUrl, smtpUrl: '', secret: 'shared-secret-of-the-cluster' };
-    instanceA = await startServer({ ...shared, dataDir: dataDirs[0] });
-    instanceB = await startServer({ ...shared, dataDir: dataDirs[1] });
+    cluster = await startCluster(postgres!.baseUrl!, { secret: 'shared-secret-of-the-cluster' });
+    ({ a: instanceA, b: instanceB } = cluster);
   });
 
   afterAll(async () => {
     await Promise.all(sockets.map((socket) => socket.close()));
-    await instanceA?.close();
-    await instanceB?.close();
-    const client = new pg.Client({ connectionString: postgres?.baseUrl });
-    await client.connect();
-    await client.query(`drop schema if exists ${schema} cascade`);
-    await client.end();
-    for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true });
+    await cluster?.close();
   });
 
   const register = (server: ConfabServer) => registerUser({ client: () => new PocketBase(server.url) } as unknown as Parameters<typeof registerUser>[0]);

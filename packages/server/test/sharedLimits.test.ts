@@ -1,14 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import PocketBase from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type ConfabServer } from '../src/index';
+import type { ConfabServer } from '../src/index';
+import { startCluster, type Cluster } from './support/cluster';
 import { databaseVariants } from './support/databases';
 import { createChat, failureOf, postMessage, registerUser, type RegisteredUser } from './support/fixtures';
 import { rawRequest } from './support/http';
-import { redisAvailable, redisUrl } from './support/redis';
+import { redisAvailable } from './support/redis';
 
 /**
  * Security review finding 12: with REDIS_URL every per-person, per-address and per-chat limit is
@@ -20,33 +17,24 @@ const postgres = (await databaseVariants()).find((variant) => variant.name === '
 const runnable = postgres !== undefined && (await redisAvailable());
 
 describe.runIf(runnable)('limits shared by two instances through Redis', () => {
-  const schema = `test_limits_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const dataDirs = [mkdtempSync(join(tmpdir(), 'confab-la-')), mkdtempSync(join(tmpdir(), 'confab-lb-'))];
+  let cluster: Cluster | undefined;
   let instanceA: ConfabServer;
   let instanceB: ConfabServer;
   // A fixed clock: windows never roll over and token buckets never refill during the test.
   const now = () => new Date(Date.UTC(2026, 10, 26, 10, 0, 0));
 
   beforeAll(async () => {
-    const databaseUrl = `${postgres?.baseUrl ?? ''}?schema=${schema}`;
-    // A secret of this run only: the limits' Redis namespace derives from it, so runs never mix.
-    const secret = `limits-cluster-${Math.random().toString(36).slice(2)}`;
-    const shared = {
-      port: 0, host: '127.0.0.1', databaseUrl, redisUrl, smtpUrl: '', secret, now,
-      signupsPerIpPerHour: 6, messagesPerUserPerSecond: 2, temporaryAccountsPerIpPerHour: 2, uploadMegabytesPerUserPerHour: 1,
-    };
-    instanceA = await startServer({ ...shared, dataDir: dataDirs[0] });
-    instanceB = await startServer({ ...shared, dataDir: dataDirs[1] });
+    cluster = await startCluster(postgres!.baseUrl!, {
+      // A secret of this run only: the limits' Redis namespace derives from it, so runs never mix.
+      secret: `limits-cluster-${Math.random().toString(36).slice(2)}`,
+      now,
+      signupsPerIpPerHour: 6, messagesPerUserPerSecond: 2, temporaryAccountsPerIpPerHour: 2, uploadMegabytesPerUserPerHour: 1, agentsPerUserPerHour: 2,
+    });
+    ({ a: instanceA, b: instanceB } = cluster);
   });
 
   afterAll(async () => {
-    await instanceA?.close();
-    await instanceB?.close();
-    const client = new pg.Client({ connectionString: postgres?.baseUrl });
-    await client.connect();
-    await client.query(`drop schema if exists ${schema} cascade`);
-    await client.end();
-    for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true });
+    await cluster?.close();
   });
 
   const register = (server: ConfabServer) => registerUser({ client: () => new PocketBase(server.url) } as unknown as Parameters<typeof registerUser>[0]);
@@ -109,6 +97,14 @@ describe.runIf(runnable)('limits shared by two instances through Redis', () => {
     expect((await join(instanceB)).status).toBe(200);
     expect((await join(instanceA)).status).toBe(429);
     expect((await join(instanceB)).status).toBe(429);
+  });
+
+  it('counts one person’s new agents on both instances together', async () => {
+    const create = (server: ConfabServer, name: string) => rawRequest(server.url, 'POST', '/api/agents', { token: bob.pb.authStore.token, body: { name } });
+    expect((await create(instanceA, 'Shared Agent One')).status).toBe(200);
+    expect((await create(instanceB, 'Shared Agent Two')).status).toBe(200);
+    expect((await create(instanceA, 'Shared Agent Three')).status).toBe(429);
+    expect((await create(instanceB, 'Shared Agent Three')).status).toBe(429);
   });
 
   it('counts one user’s upload allowance on both instances together', async () => {

@@ -111,7 +111,7 @@ export interface StreamStartFrame {
   type: 'stream_start';
   chat_id: string;
   stream_id: string;
-  /** The mention this answers (for the hop count); optional. */
+  /** The mention this answers (for the hop count), as in send_message: its own, live, or refused; optional. */
   mention_id?: string;
 }
 

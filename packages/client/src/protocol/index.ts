@@ -68,7 +68,10 @@ export interface SendMessageFrame {
   content: string;
   /** Chosen by the sender and echoed in new_message: idempotent retries, optimistic UI. */
   client_id?: string;
-  /** An agent's reply names the mention it answers (for the hop count); ignored for people. */
+  /**
+   * An agent's reply names the mention it answers (for the hop count): one of its own, in this
+   * chat, from the last 10 minutes, else the message is refused (`invalid_message`). Ignored for people.
+   */
   mention_id?: string;
 }
 

@@ -4,5 +4,5 @@ export { constants } from '../constants';
 export { fileExtension, isAllowedUpload, isAudioFile, uploadExtensions, validateUpload } from '../validation/upload';
 export { messages } from '../validation/messages';
 export { stripUnsafeCharacters } from '../validation/unsafeCharacters';
-export { extractMentions, isAgentUsername, mentionBeforeCursor, usernameFromName } from '../validation/mentions';
+export { extractMentions, inertMentions, isAgentUsername, mentionBeforeCursor, usernameFromName } from '../validation/mentions';
 export { mimeFromExtension, mimeTypes, defaultMimeType } from '../format/mime';

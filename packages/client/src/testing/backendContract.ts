@@ -154,7 +154,7 @@ export function backendContract(name: string, makeBackend: () => Promise<Contrac
           creator: ann.id,
           participants: [ann.id],
           admins: [ann.id],
-          agent_permissions: { confab_agents: true, developer_agents: false },
+          agent_permissions: { confab_agents: true, developer_agents: false, agents_may_read_files: false },
           auto_route_enabled: false,
           auto_route_agent: '',
         });
@@ -208,6 +208,19 @@ export function backendContract(name: string, makeBackend: () => Promise<Contrac
         expect(edited).toMatchObject({ status: 200, body: { id: chatId, name: 'Renamed' } });
       });
 
+      it("keeps agent settings to the chat's admins, agents reading files off until one allows it", async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Files', [bob]);
+        const everything = { agent_permissions: { confab_agents: true, developer_agents: true, agents_may_read_files: true } };
+        expect(await api('PATCH', `/api/collections/chats/records/${chatId}`, { as: bob, json: everything })).toEqual(notFound);
+        const unchanged = await api('GET', `/api/collections/chats/records/${chatId}`, { as: bob });
+        expect(unchanged.body['agent_permissions']).toEqual({ confab_agents: true, developer_agents: false, agents_may_read_files: false });
+        // What is left out takes its default, as the server reads the whole setting.
+        const allowed = await api('PATCH', `/api/collections/chats/records/${chatId}`, { as: ann, json: { agent_permissions: { agents_may_read_files: true } } });
+        expect(allowed).toMatchObject({ status: 200, body: { agent_permissions: { confab_agents: true, developer_agents: false, agents_may_read_files: true } } });
+      });
+
       it('lets an admin delete the chat', async () => {
         const ann = await signUp('ann');
         const chatId = await chatOf(ann, 'Short-lived');
@@ -247,6 +260,22 @@ export function backendContract(name: string, makeBackend: () => Promise<Contrac
         expect(items[0]?.expand.author.username).toBe(ann.username);
         const older = await api('GET', `/api/collections/messages/records?page=1&perPage=30&sort=-seq&filter=${encodeURIComponent(`chat = "${chatId}" && seq < 2`)}`, { as: bob });
         expect((older.body['items'] as Array<{ content: string }>).map((item) => item.content)).toEqual(['one']);
+      });
+
+      it("takes message_type 'regular' (or none) from people and refuses the types only the server sets", async () => {
+        const ann = await signUp('ann');
+        const chatId = await chatOf(ann, 'Types');
+        const regular = await api('POST', '/api/collections/messages/records', { as: ann, json: { chat: chatId, content: 'hi', message_type: 'regular' } });
+        expect(regular).toMatchObject({ status: 200, body: { message_type: 'regular' } });
+        const forged = await api('POST', '/api/collections/messages/records', { as: ann, json: { chat: chatId, content: 'From: the bank', message_type: 'email' } });
+        expect(forged).toEqual({
+          status: 400,
+          body: {
+            status: 400,
+            message: 'Failed to create record.',
+            data: { message_type: { code: 'validation_invalid_value', message: "Only the server sets message_type; messages people post are 'regular'." } },
+          },
+        });
       });
 
       it('keeps the messages of a chat from people outside it', async () => {

@@ -8,6 +8,7 @@
  */
 import type { ChatFile } from '../files/chatFile';
 import type { AgentView, WireDrop } from '../protocol';
+import type { AgentPermissions } from '../types';
 import { buildFakeAgent, createAgentRoutes, type FakeAgentInput } from './fakeAgents';
 import { buildFakeDrop, createDropRoutes, dropSeenBy, type FakeDropInput, type FakeDropsData } from './fakeDrops';
 import { buildFileRecord, createFileRoutes, type FakeFileInput } from './fakeFiles';
@@ -45,7 +46,7 @@ export interface FakeChat {
   participants: string[];
   admins: string[];
   email_address: string;
-  agent_permissions: { confab_agents?: boolean; developer_agents?: boolean } | null;
+  agent_permissions: AgentPermissions | null;
   auto_route_enabled: boolean;
   auto_route_agent: string;
   created: string;
@@ -370,7 +371,7 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
     if (wanted.includes('participants')) expanded['participants'] = chat.participants.map(userJson).filter(Boolean);
     if (wanted.includes('admins')) expanded['admins'] = chat.admins.map(userJson).filter(Boolean);
     const lastSeq = data.messages.filter((message) => message.chat === chat.id).reduce((last, message) => Math.max(last, message.seq), 0);
-    return { collectionId: collectionIds.chats, collectionName: 'chats', ...chat, agent_permissions: chat.agent_permissions ?? defaultAgentPermissions, is_inbox: false, last_seq: lastSeq, expand: expanded };
+    return { collectionId: collectionIds.chats, collectionName: 'chats', ...chat, agent_permissions: resolvedAgentPermissions(chat.agent_permissions), is_inbox: false, last_seq: lastSeq, expand: expanded };
   };
   const messageJson = (message: FakeMessage, expand: string) => ({
     collectionId: collectionIds.messages,
@@ -465,7 +466,7 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
         const removed = new Set(chat.participants.filter((member) => !participants.includes(member)));
         chat.admins = applyRelationPatch(chat.admins, body, 'admins').filter((admin) => !removed.has(admin));
         chat.participants = [...new Set([...participants, ...chat.admins])];
-        if (body['agent_permissions'] !== undefined) chat.agent_permissions = body['agent_permissions'] as FakeChat['agent_permissions'];
+        if (body['agent_permissions'] !== undefined) chat.agent_permissions = body['agent_permissions'] === null ? null : resolvedAgentPermissions(body['agent_permissions']);
         if (typeof body['auto_route_enabled'] === 'boolean') chat.auto_route_enabled = body['auto_route_enabled'];
         if (typeof body['auto_route_agent'] === 'string') chat.auto_route_agent = body['auto_route_agent'];
         chat.updated = now();
@@ -497,12 +498,19 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
       if (content.length > maxMessageLength) {
         return errorResponse(400, 'Failed to create record.', { [field]: { code: 'validation_max_text_constraint', message: `Must be less than ${maxMessageLength} character(s).` } });
       }
+      // As on the server: the other types say where a message came from (a mail), and only the server sets them.
+      const messageType = String(body['message_type'] ?? '');
+      if (messageType !== '' && messageType !== 'regular') {
+        return errorResponse(400, 'Failed to create record.', {
+          message_type: { code: 'validation_invalid_value', message: "Only the server sets message_type; messages people post are 'regular'." },
+        });
+      }
       const message: FakeMessage = {
         id: nextRecordId('msg'),
         chat: target,
         author: caller,
         content,
-        message_type: String(body['message_type'] ?? 'regular'),
+        message_type: 'regular',
         seq,
         created: stamp(seq),
       };
@@ -529,7 +537,11 @@ function cleanText(value: unknown): string {
   return stripUnsafeCharacters(typeof value === 'string' ? value : '').trim();
 }
 
-const defaultAgentPermissions = { confab_agents: true, developer_agents: false };
+/** As the server reads and answers them: every key, each at its default unless set otherwise. */
+function resolvedAgentPermissions(value: unknown): Required<AgentPermissions> {
+  const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  return { confab_agents: record['confab_agents'] !== false, developer_agents: record['developer_agents'] === true, agents_may_read_files: record['agents_may_read_files'] === true };
+}
 
 /** The current time in PocketBase's format: what the server stamps on a created or changed record. */
 function now(): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractMentions, isAgentUsername, mentionBeforeCursor, usernameFromName } from './mentions';
+import { extractMentions, inertMentions, isAgentUsername, mentionBeforeCursor, usernameFromName } from './mentions';
 
 describe('extractMentions', () => {
   it.each([
@@ -12,6 +12,24 @@ describe('extractMentions', () => {
     ['émoji @café', ['caf']],
   ])('%j → %j', (text, expected) => {
     expect(extractMentions(text)).toEqual(expected);
+  });
+});
+
+describe('inertMentions', () => {
+  it.each([
+    ['thanks @helpful_bot!', 'thanks ＠helpful_bot!'],
+    ["SELECT '@bob_bot' AS hi", "SELECT '＠bob_bot' AS hi"],
+    ['(@data) and @drops.', '(＠data) and ＠drops.'],
+    ['mail ann@example.com or @@twice or x.@dot, @ alone', 'mail ann@example.com or @@twice or x.@dot, @ alone'],
+  ])('%j → %j, mentioning nobody and as long as before', (text, expected) => {
+    expect(inertMentions(text)).toBe(expected);
+    expect(extractMentions(inertMentions(text))).toEqual([]);
+    expect(inertMentions(text)).toHaveLength(text.length);
+  });
+
+  it('keeps the one name it is told to: an agent naming itself', () => {
+    expect(inertMentions('Try `@Browse links https://a.example` or ask @deep', 'browse')).toBe('Try `@Browse links https://a.example` or ask ＠deep');
+    expect(inertMentions('@browser is not @browse', 'browse')).toBe('＠browser is not @browse');
   });
 });
 

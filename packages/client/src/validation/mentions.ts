@@ -13,6 +13,16 @@ export function extractMentions(text: string): string[] {
   return [...found];
 }
 
+/**
+ * The text with its mentions made inert: each mention's `@` becomes the full-width `＠` (U+FF20),
+ * which reads alike but mentions nobody, one UTF-16 unit for one, so offsets into the text stay
+ * true. A mention of `keep` (an agent naming itself, as its help does) stays as written.
+ */
+export function inertMentions(text: string, keep?: string): string {
+  const kept = keep?.toLowerCase();
+  return text.replace(mentionPattern, (mention, name: string) => (name.toLowerCase() === kept ? mention : `＠${name}`));
+}
+
 /** The mention being typed just before `cursor` (`@ec|` → `{ query: 'ec', start: 0 }`), else null. */
 export function mentionBeforeCursor(text: string, cursor: number): { query: string; start: number } | null {
   const before = text.slice(0, Math.max(0, Math.min(cursor, text.length)));

@@ -1,6 +1,10 @@
+import { join } from 'node:path';
+import type { Mention } from '@confab/client/protocol';
 import type { ServerConfig } from '../config';
 import { clusterNamespace } from '../config';
 import type { Services } from '../services/index';
+import type { UserRow } from '../store/repositories/users';
+import { hostedAllowance } from './allowance';
 import { MemoryPresence, RedisPresence, type AgentPresence } from './presence';
 import { MentionRouter } from './router';
 import { AgentRuntime } from './runtime';
@@ -9,6 +13,7 @@ import { ProviderGateway } from './ai/gateway';
 import { comingSoonPersonas } from './hosted/builtIns';
 import { createBrowseAgent } from './hosted/browse';
 import { createDataAgent } from './hosted/data';
+import { DataJobs } from './hosted/dataJobs';
 import { createDeepAgent } from './hosted/deep';
 import { createDropsAgent } from './hosted/drops';
 import { createEmailAgent } from './hosted/email';
@@ -22,6 +27,17 @@ export type { HostedAgentHandler, InProcessReply } from './transports/inProcess'
 /** Presence in memory for one instance, in Redis when instances share REDIS_URL. */
 export function createPresence(config: ServerConfig, onError: (error: unknown) => void): AgentPresence {
   return config.redisUrl === undefined ? new MemoryPresence() : new RedisPresence(config.redisUrl, clusterNamespace(config.secret), onError);
+}
+
+/**
+ * @data's job queue from the server's settings: each job a process of its own, working in a folder
+ * under the data dir (docs/SECURITY.md H11, H12).
+ */
+export function createDataJobs(config: ServerConfig): DataJobs {
+  return new DataJobs(
+    { running: config.dataJobs, perChat: config.dataJobsPerChat, perUser: config.dataJobsPerUser, waiting: 4 * config.dataJobs, deadlineMs: config.dataJobTimeoutMs },
+    { memoryMb: config.dataMemoryMegabytes, spillMb: config.dataSpillMegabytes, root: join(config.dataDir, 'tmp', 'data-jobs') },
+  );
 }
 
 /**
@@ -42,8 +58,12 @@ export function createAgentRuntime(
   const builtIn: Record<string, HostedAgentHandler> = { drops: createDropsAgent(services, ai) };
   // Personas (admin-made confab agents, and @email, @deep, @browse until their tools arrive) answer through the AI gateway.
   const gateway = ai ?? new ProviderGateway(services.context);
-  // @data: SQL over the chat's files with no key; questions in words through the gateway.
-  builtIn['data'] = createDataAgent(services, gateway);
+  // @data: SQL over the chat's files with no key; questions in words through the gateway. Its
+  // jobs run in processes of their own, a few at a time; /api/health says when they are all busy.
+  const dataJobs = createDataJobs(services.context.config);
+  runtime.onClose(() => dataJobs.close());
+  services.context.agentPools.set('data', () => dataJobs.status());
+  builtIn['data'] = createDataAgent(services, dataJobs, gateway);
   // @deep: web search (SearXNG, Brave) and the chat's workspace, with a report when a key can pay.
   builtIn['deep'] = createDeepAgent(services, gateway);
   // @browse: one page through the guarded fetcher (rendered by headless Chromium, behind the same
@@ -70,14 +90,24 @@ export function createAgentRuntime(
       return personaHandler(persona, personaDependencies(persona.username, onError))(mention, reply);
     };
   }
+  // Every hosted answer costs the server something: each person and chat has an hourly allowance.
+  const allowance = hostedAllowance(services);
+  const admitted = async (mention: Mention, agent: UserRow): Promise<boolean> => {
+    const refusal = await allowance(mention);
+    if (refusal === undefined) return true;
+    await runtime.toUser(mention.author_id, { type: 'agent_notice', chat_id: mention.chat_id, message_id: mention.message_id, agent_username: agent.username, reason: 'not_available', text: refusal });
+    return false;
+  };
   for (const [username, handler] of Object.entries({ ...builtIn, ...hosted })) {
     runtime.registerHosted(username, async (mention, agent) => {
+      if (!(await admitted(mention, agent))) return;
       const onError = (error: unknown) => logger.error({ error: String(error), agent: agent.username }, 'hosted agent reply failed');
       await handler(mention, inProcessReply(runtime, agent, mention, onError));
     });
   }
   // Every other confab agent is an admin-made persona: its description is its system prompt.
   runtime.registerHostedFallback(async (mention, agent) => {
+    if (!(await admitted(mention, agent))) return;
     const onError = (error: unknown) => logger.error({ error: String(error), agent: agent.username }, 'hosted agent reply failed');
     const persona = { username: agent.username, name: agent.name === '' ? agent.username : agent.name, description: agent.description };
     await personaHandler(persona, personaDependencies(agent.username, onError))(mention, inProcessReply(runtime, agent, mention, onError));

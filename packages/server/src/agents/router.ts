@@ -11,6 +11,13 @@ import type { AgentRuntime } from './runtime';
 /** Agent-to-agent mentions one chat may carry per minute, on top of the hop limit. */
 const agentHopsPerChat = { maximum: 30, windowMs: 60 * 1000 };
 
+/**
+ * Hosted agents that read the chat's files (@data its tables, @deep its workspace). An agent's
+ * mention reaches them only where a chat admin set `agents_may_read_files` (docs/SECURITY.md G12):
+ * a developer agent mentioned once must not be able to read the chat's payroll through them.
+ */
+const fileReadingAgents = new Set(['data', 'deep']);
+
 interface Target {
   agent: UserRow;
   reason: MentionReason;
@@ -35,6 +42,10 @@ export class MentionRouter {
 
   async route(posted: { row: MessageRow; author: UserRow; mentionId: string | undefined }): Promise<void> {
     const { row, author } = posted;
+    // A hosted agent's message is model output and text it brought in (pages, search results,
+    // files, mail): someone else's words, so it never mentions anyone (docs/SECURITY.md G10). This
+    // also keeps its results from invoking again the agent that asked (G11).
+    if (author.type === 'confab-agent') return;
     const chat = await this.context.store.chats.findById(row.chat);
     if (chat === undefined) return;
     const authorIsAgent = isAgentType(author.type);
@@ -58,17 +69,21 @@ export class MentionRouter {
     return agent === undefined || agent.id === author.id ? undefined : { agent, reason: 'auto_route' };
   }
 
-  /** The hop of the invocation an agent's message answers: the mention it names, else its latest in the chat. */
+  /**
+   * The hop of the invocation an agent's message answers, from the real chain (docs/SECURITY.md
+   * G11): the mention it names (the messaging service refused the post if that was not its own,
+   * in this chat, unexpired), but never less than any mention of it in the chat since then, which
+   * its answers to that mention may have caused. So naming an old hop-1 mention cannot restart a
+   * chain. Without a mention_id: its deepest invocation still running here.
+   */
   private async invocationHop(agent: UserRow, chatId: string, mentionId: string | undefined): Promise<number> {
     const store = this.context.store.agents;
-    if (mentionId !== undefined) {
-      const named = await store.findMention(mentionId);
-      if (named !== undefined && named.agent === agent.id && named.chat === chatId) return Number(named.hop);
-    }
-    const since = formatTimestamp(new Date(this.context.config.now().getTime() - agentLimits.invocationMs));
-    const latest = await store.latestInvocation(agent.id, chatId, since);
+    const named = mentionId === undefined ? undefined : await store.findMention(mentionId);
+    const own = named !== undefined && named.agent === agent.id && named.chat === chatId ? named : undefined;
+    const since = own?.created ?? formatTimestamp(new Date(this.context.config.now().getTime() - agentLimits.invocationMs));
+    const deepest = await store.deepestInvocationHop(agent.id, chatId, since);
     // An agent posting on its own (in its dev room, or a chat it belongs to) starts a chain like a person.
-    return latest === undefined ? 0 : Number(latest.hop);
+    return Math.max(own === undefined ? 0 : Number(own.hop), deepest ?? 0);
   }
 
   private async consider(target: Target, message: { chat: ChatRow; row: MessageRow; author: UserRow; hop: number }): Promise<void> {
@@ -93,6 +108,8 @@ export class MentionRouter {
         : tell('developer_agents_off', agentNoticeTexts.developerAgentsOff);
     }
     if (agent.site_wide_available === 0 && !inDevRoom) return tell('not_available', agentNoticeTexts.notAvailable(agent.username));
+    // People may always ask them; agents only where the chat's admin allowed it (not told: see tell).
+    if (authorIsAgent && agent.type === 'confab-agent' && fileReadingAgents.has(agent.username.toLowerCase()) && !permissions.agents_may_read_files) return undefined;
     const mention = await this.runtime.record(agent, { chatId: chat.id, messageId: row.id, reason, hop });
     if ((await this.runtime.deliver(agent, mention)) === 'waiting') {
       await tell('offline', agentNoticeTexts.offline(agent.username, this.context.config.agentQueueMinutes));

@@ -13,6 +13,7 @@ import type {
   WireMessage,
 } from '@confab/client/protocol';
 import { agentLimits, maxMessageLength } from '@confab/client/protocol';
+import { inertMentions } from '@confab/client/rules';
 import { ConfabServerError } from '../errors';
 import { chatChannel, userChannel, type ChatFrameEvent, type UserFrameEvent } from '../realtime/channels';
 import { encodeFrame } from '../realtime/protocol';
@@ -38,6 +39,16 @@ export interface AgentReplyChannel {
 export type InProcessDelivery = (mention: Mention, agent: UserRow) => Promise<void>;
 
 const sweepIntervalMs = 5_000;
+
+/**
+ * What a hosted (confab) agent says, with every mention in it inert but its own name: its text is
+ * model output and words it brought in (pages, search results, files, mail), so it must not even
+ * look like a mention that a person or an agent repeating it would send on (docs/SECURITY.md G10;
+ * the router never routes it either). Its own name stays so its help's examples can be copied.
+ */
+function spoken(agent: UserRow, text: string): string {
+  return agent.type === 'confab-agent' ? inertMentions(text, agent.username) : text;
+}
 
 export function agentRef(agent: Pick<UserRow, 'id' | 'username' | 'name'>): AgentRef {
   return { id: agent.id, username: agent.username, name: agent.name === '' ? agent.username : agent.name };
@@ -195,7 +206,8 @@ export class AgentRuntime implements AgentReplyChannel {
   // ---- replies (the reply channel of both transports) ----
 
   async post(agent: UserRow, input: { chatId: string; content: string; clientId?: string; mentionId?: string }): Promise<WireMessage> {
-    const posted = await this.services.messaging.post(agent, { chatId: input.chatId, content: input.content, clientId: input.clientId, mentionId: input.mentionId });
+    const content = spoken(agent, input.content);
+    const posted = await this.services.messaging.post(agent, { chatId: input.chatId, content, clientId: input.clientId, mentionId: input.mentionId });
     await this.clearStatus(agent, input.chatId);
     return this.services.messaging.toWire(posted.row, agent);
   }
@@ -205,7 +217,7 @@ export class AgentRuntime implements AgentReplyChannel {
     if (streamId === '' || streamId.length > agentLimits.streamIdMaxLength) {
       throw new StreamError('invalid_message', `stream_id must be 1 to ${agentLimits.streamIdMaxLength} characters`);
     }
-    await this.mayAct(agent, input.chatId);
+    await this.mayAct(agent, input.chatId, input.mentionId);
     const now = this.now();
     if ((await this.context.store.agents.findStream(agent.id, streamId)) !== undefined) {
       throw new StreamError('invalid_message', `stream ${streamId} is already open`);
@@ -235,7 +247,9 @@ export class AgentRuntime implements AgentReplyChannel {
         throw new StreamError('invalid_message', `a reply is limited to ${maxMessageLength} characters; end the stream and start another`);
       }
       await this.context.store.agents.updateStream(stream.id, this.context.messageCipher.encrypt(after), after.length, this.now());
-      const frame: StreamDeltaFrame = { type: 'stream_delta', chat_id: stream.chat, stream_id: streamId, offset: before.length, text };
+      // Inert over the whole text: a mention may straddle two appends (the stored reply is exact).
+      const delta = spoken(agent, after).slice(before.length);
+      const frame: StreamDeltaFrame = { type: 'stream_delta', chat_id: stream.chat, stream_id: streamId, offset: before.length, text: delta };
       await this.toChat(stream.chat, frame);
     });
   }
@@ -263,7 +277,7 @@ export class AgentRuntime implements AgentReplyChannel {
         stream_id: stream.stream_key,
         agent: agentRef(agent),
         started_at: stream.started,
-        text: this.context.messageCipher.decrypt(stream.text_encrypted),
+        text: spoken(agent, this.context.messageCipher.decrypt(stream.text_encrypted)),
       };
       frames.push(encodeFrame(frame));
     }
@@ -279,7 +293,7 @@ export class AgentRuntime implements AgentReplyChannel {
   /** Stores what the stream holds as the reply (or nothing, if empty); the one caller that claims it wins. */
   private async finish(agent: UserRow, stream: AgentStreamRow): Promise<WireMessage | undefined> {
     if (!(await this.context.store.agents.claimStream(stream.id))) return undefined;
-    const text = this.context.messageCipher.decrypt(stream.text_encrypted);
+    const text = spoken(agent, this.context.messageCipher.decrypt(stream.text_encrypted));
     await this.clearStatus(agent, stream.chat);
     if (text.trim() === '') {
       await this.toChat(stream.chat, { type: 'stream_aborted', chat_id: stream.chat, stream_id: stream.stream_key } satisfies StreamAbortedFrame);
@@ -315,11 +329,19 @@ export class AgentRuntime implements AgentReplyChannel {
     await this.toChat(chatId, frame);
   }
 
-  private async mayAct(agent: UserRow, chatId: string): Promise<void> {
+  private async mayAct(agent: UserRow, chatId: string, mentionId?: string): Promise<void> {
+    const messaging = this.services.messaging;
     try {
-      await this.services.messaging.requireMayPost(agent, chatId);
+      await messaging.requireMayPost(agent, chatId);
     } catch (error) {
       if (error instanceof ConfabServerError) throw new StreamError('not_invoked', error.message);
+      throw error;
+    }
+    try {
+      if (mentionId !== undefined) await messaging.requireOwnMention(agent, chatId, mentionId);
+    } catch (error) {
+      const refused = error instanceof ConfabServerError ? error.data['mention_id'] : undefined;
+      if (refused !== undefined) throw new StreamError('invalid_message', `mention_id: ${refused.message}`);
       throw error;
     }
   }

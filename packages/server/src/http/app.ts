@@ -36,7 +36,7 @@ export async function buildApp(config: ServerConfig, services: Services, agents:
   registerBodyParsers(app, config.dataDir, services.uploadQuota);
   registerUploadCleanup(app);
   registerRequestAuth(app, services.accounts);
-  registerSystemRoutes(app, config, services.context.inboundMail);
+  registerSystemRoutes(app, config, services.context.inboundMail, services.context.agentPools);
   registerRecordRoutes(app, services);
   registerAuthRoutes(app, services);
   registerInvitationRoutes(app, services);

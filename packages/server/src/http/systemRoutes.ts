@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerConfig } from '../config';
-import type { InboundMailStatus } from '../services/context';
+import type { AgentPoolStatus, InboundMailStatus } from '../services/context';
 
 /** The base URL clients should use: the configured public URL, else the request's own host. */
 export function baseUrlOf(request: FastifyRequest, config: ServerConfig): string {
@@ -8,18 +8,36 @@ export function baseUrlOf(request: FastifyRequest, config: ServerConfig): string
   return `${request.protocol}://${request.host}`;
 }
 
-export function registerSystemRoutes(app: FastifyInstance, config: ServerConfig, inboundMail?: InboundMailStatus): void {
+/** The message of /api/health: healthy, and which hosted agents' pools are full. */
+function healthMessage(pools: Record<string, AgentPoolStatus>): string {
+  const saturated = Object.entries(pools).filter(([, pool]) => pool.saturated);
+  if (saturated.length === 0) return 'API is healthy.';
+  return `API is healthy, but ${saturated.map(([name, pool]) => `the @${name} agent pool is saturated (${pool.running} running, ${pool.queued} waiting)`).join('; ')}.`;
+}
+
+export function registerSystemRoutes(
+  app: FastifyInstance,
+  config: ServerConfig,
+  inboundMail?: InboundMailStatus,
+  agentPools: ReadonlyMap<string, () => AgentPoolStatus> = new Map(),
+): void {
   // The inbound SMTP listener's state when it is on: a taken port is said here, not by a crash.
   // `browse` when @browse renders pages with headless Chromium (CONFAB_BROWSE_CHROMIUM): Chat
-  // Options' browser control info says so.
-  app.get('/api/health', async () => ({
-    message: 'API is healthy.',
-    code: 200,
-    data: {
-      ...(inboundMail === undefined || inboundMail.state === 'off' ? {} : { inbound_smtp: { ...inboundMail } }),
-      ...(config.browseChromium === undefined ? {} : { browse: { renders_javascript: true } }),
-    },
-  }));
+  // Options' browser control info says so. `agents` when hosted agents run jobs in pools (@data):
+  // a saturated pool is said in the message too (docs/SECURITY.md O7), while sign-in and the API
+  // still answer.
+  app.get('/api/health', async () => {
+    const pools = Object.fromEntries([...agentPools].map(([name, status]) => [name, status()]));
+    return {
+      message: healthMessage(pools),
+      code: 200,
+      data: {
+        ...(inboundMail === undefined || inboundMail.state === 'off' ? {} : { inbound_smtp: { ...inboundMail } }),
+        ...(config.browseChromium === undefined ? {} : { browse: { renders_javascript: true } }),
+        ...(agentPools.size === 0 ? {} : { agents: pools }),
+      },
+    };
+  });
 
   app.get('/api/config', async (request) => {
     const base = new URL(baseUrlOf(request, config));

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -7,6 +7,7 @@ import busboy from 'busboy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ConfabServerError } from '../errors';
 import { incomingDirectory, StagedUpload } from '../services/files/storage';
+import { makePrivateFolder } from '../store/privateDataDir';
 import type { UploadQuota } from '../services/files/uploadQuota';
 import { refuseExtension, uploadExtension } from '../services/files/uploadRules';
 import { inferFormValue } from './formValues';
@@ -93,7 +94,7 @@ export function parseUpload(dataDir: string, quota: UploadQuota, request: Fastif
 
 function streamUpload(dataDir: string, request: FastifyRequest, payload: Readable): Promise<Record<string, unknown>> {
   const incoming = incomingDirectory(dataDir);
-  mkdirSync(incoming, { recursive: true });
+  makePrivateFolder(incoming);
   const staged = (request.stagedUploadPaths ??= []);
 
   return new Promise((resolve, reject) => {

@@ -4,6 +4,7 @@ import { simpleParser, type AddressObject } from 'mailparser';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 import type { InboundMailStatus, ServiceContext } from '../services/context';
 import type { Services } from '../services/index';
+import { InboundMailLimits, inboundLimitReplies, recipientKey } from '../services/inboundMailLimits';
 import { MailInboxService, type InboundRecipient } from '../services/mailInbox';
 
 /** The largest mail accepted, headers and attachments included (advertised as SIZE). */
@@ -41,16 +42,34 @@ function addressText(from: AddressObject | AddressObject[] | undefined, fallback
   return first?.text ?? fallback;
 }
 
+/** The recipients of the mail transaction under way, kept per SMTP session (reset by each MAIL FROM). */
+interface Transaction {
+  recipients: InboundRecipient[];
+  /** Recipient keys already accepted: an address named twice is delivered and counted once. */
+  keys: Set<string>;
+  /** RCPT commands so far, refused ones included, so addresses cannot be guessed by the thousand. */
+  attempts: number;
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 /**
  * The inbound SMTP listener (spec §1 inbox addresses): plain SMTP, no AUTH, meant for 127.0.0.1
  * or behind the domain's MX. RCPT to an address that is not a chat's or a person's is refused
- * with 550; a sender past its hourly allowance gets 451; a mail over 25 MB gets 552. Each accepted
- * mail becomes an `email` message in every recipient's chat (MailInboxService holds the rules).
+ * with 550; a mail over 25 MB gets 552. Flood limits (InboundMailLimits): a connecting address past
+ * its hourly mails gets 451 at MAIL FROM, a recipient past its hourly mails 451 at RCPT, recipients
+ * past the per-mail cap 452, and a mail whose attachments a recipient chat has no upload allowance
+ * left for 452 at the end of DATA. Each accepted mail becomes an `email` message in every
+ * recipient's chat (MailInboxService holds the rules).
  */
 export function createInboundSmtp(services: Services): SMTPServer {
   const inbox = new MailInboxService(services.context, services.messaging, services.chatEvents);
+  const limits = new InboundMailLimits(services.context);
   const logger = services.context.logger;
-  const recipients = new WeakMap<SMTPServerSession, InboundRecipient[]>();
+  const transactions = new WeakMap<SMTPServerSession, Transaction>();
+  const refuse = (reply: { code: number; text: string }) => smtpError(reply.code, reply.text);
   return new SMTPServer({
     name: services.context.config.mailDomain,
     banner: 'Confab inbound mail',
@@ -58,26 +77,35 @@ export function createInboundSmtp(services: Services): SMTPServer {
     disabledCommands: ['AUTH', 'STARTTLS'],
     size: inboundMaximumBytes,
     logger: false,
-    onMailFrom(address: SMTPServerAddress, session, callback) {
-      inbox.allowSender(address.address).then(
-        (allowed) => callback(allowed ? undefined : smtpError(451, 'Too many mails from this sender; try again later')),
-        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+    onMailFrom(_address: SMTPServerAddress, session, callback) {
+      transactions.set(session, { recipients: [], keys: new Set(), attempts: 0 });
+      limits.allowAddress(session.remoteAddress).then(
+        (allowed) => callback(allowed ? undefined : refuse(inboundLimitReplies.address)),
+        (error: unknown) => callback(asError(error)),
       );
-      void session;
     },
     onRcptTo(address: SMTPServerAddress, session, callback) {
-      inbox.resolve(address.address).then(
-        (recipient) => {
-          if (recipient === undefined) return callback(smtpError(550, 'No such mailbox here'));
-          recipients.set(session, [...(recipients.get(session) ?? []), recipient]);
-          return callback();
-        },
-        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      const transaction = transactions.get(session) ?? { recipients: [], keys: new Set<string>(), attempts: 0 };
+      transactions.set(session, transaction);
+      transaction.attempts += 1;
+      if (transaction.attempts > limits.recipientsPerMail) return callback(refuse(inboundLimitReplies.recipients(limits.recipientsPerMail)));
+      const accept = async () => {
+        const recipient = await inbox.resolve(address.address);
+        if (recipient === undefined) throw smtpError(550, 'No such mailbox here');
+        const key = recipientKey(recipient);
+        if (transaction.keys.has(key)) return;
+        if (!(await limits.allowRecipient(recipient))) throw refuse(inboundLimitReplies.recipient);
+        transaction.keys.add(key);
+        transaction.recipients.push(recipient);
+      };
+      return accept().then(
+        () => callback(),
+        (error: unknown) => callback(asError(error)),
       );
     },
     onData(stream, session, callback) {
-      const targets = recipients.get(session) ?? [];
-      recipients.delete(session);
+      const targets = transactions.get(session)?.recipients ?? [];
+      transactions.delete(session);
       const deliver = async () => {
         const raw = await readLimited(stream);
         if (raw === undefined) throw smtpError(552, 'Mail is larger than 25 MB');
@@ -91,6 +119,9 @@ export function createInboundSmtp(services: Services): SMTPServer {
           text: parsed.text ?? '',
           attachments: parsed.attachments.map((attachment) => ({ filename: attachment.filename ?? 'attachment', content: attachment.content })),
         };
+        // Every attachment byte received is spent, stored or not, as with uploads.
+        const attachmentBytes = mail.attachments.reduce((total, attachment) => total + attachment.content.length, 0);
+        if (!(await limits.spendAttachments(targets, attachmentBytes))) throw refuse(inboundLimitReplies.attachments);
         for (const target of targets) await inbox.deliver(target, mail);
       };
       deliver().then(

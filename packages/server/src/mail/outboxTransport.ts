@@ -66,7 +66,8 @@ export class OutboxTransport implements MailTransport {
   ) {}
 
   async send(mail: OutgoingMail): Promise<void> {
-    await mkdir(this.outboxDir, { recursive: true });
+    // Private like the rest of the data dir (docs/SECURITY.md A14): the mails carry live links.
+    await mkdir(this.outboxDir, { recursive: true, mode: 0o700 });
     const date = this.now();
     this.sequence += 1;
     const id = `${String(this.sequence).padStart(6, '0')}${randomBytes(4).toString('hex')}`;

@@ -10,6 +10,7 @@ import type { AccountsService } from './accounts';
 import type { RequestAuth, ServiceContext } from './context';
 import { hasField, readBoolean, readString, type Body } from './input';
 import { newUserRow } from './newUserRow';
+import { tooManyRequests } from './limits/rateLimits';
 import type { RecordsService } from './records';
 import { builtInAgents, isBuiltInAgentUsername } from './builtInAgents';
 import { isReservedUsername } from './userValidation';
@@ -43,7 +44,13 @@ export function isAgentType(type: string): type is AgentType {
 const agentErrors = {
   reserved: () => ({ code: 'validation_username_reserved', message: 'This username is reserved. Please choose another.' }),
   format: () => ({ code: 'validation_invalid_format', message: 'Use 3 to 30 lower-case letters, digits or _.' }),
+  personName: () => ({ code: 'validation_name_of_person', message: 'A person here is called that. Please choose another name.' }),
 } as const;
+
+/** Read after the client's 'Failed to create agent: ' (docs/SECURITY.md G13). */
+function tooManyAgents(maximum: number): ConfabServerError {
+  return new ConfabServerError('badRequest', `You have ${maximum} agents, the most one person can have. Delete one to create another.`);
+}
 
 /**
  * Agents as people manage them (issue 9): developers create, update, delete and re-key their own
@@ -101,7 +108,13 @@ export class AgentsService {
     }
     const found = await this.context.store.agents.search(text.slice(0, 100), types, searchLimit);
     const views = await this.views(found);
-    return { agents: views.map(({ id, name, username, agent_type, description, status, created_by }) => ({ id, name, username, agent_type, description, status, created_by })) };
+    // The spec's search form carries created_by; only the caller's own agents show it, as in
+    // the users records (docs/SECURITY.md G14): who made an agent is its owner's to know.
+    return {
+      agents: views.map(({ id, name, username, agent_type, description, status, created_by }) => ({
+        id, name, username, agent_type, description, status, created_by: created_by === user.id ? created_by : '',
+      })),
+    };
   }
 
   async mine(auth: RequestAuth) {
@@ -140,7 +153,11 @@ export class AgentsService {
     }
   }
 
-  private async insertAgent(input: { type: AgentType; name: string; description: string; username: string; siteWide: boolean; createdBy: string | null; keyHash: string | null }): Promise<UserRow> {
+  /**
+   * `maximum`: the creator's allowance of agents, checked in the insert's own transaction so
+   * concurrent creations cannot pass it together.
+   */
+  private async insertAgent(input: { type: AgentType; name: string; description: string; username: string; siteWide: boolean; createdBy: string | null; keyHash: string | null; maximum?: number }): Promise<UserRow> {
     const now = this.now();
     const row = await newUserRow({
       username: input.username,
@@ -156,7 +173,8 @@ export class AgentsService {
       now,
     });
     try {
-      await this.context.store.users.insert(row);
+      if (input.maximum === undefined || input.createdBy === null) await this.context.store.users.insert(row);
+      else if (!(await this.context.store.agents.insertWithinAllowance({ ...row, created_by: input.createdBy }, input.maximum))) throw tooManyAgents(input.maximum);
     } catch (error) {
       if (isUniqueViolation(error)) throw validationError('Failed to create agent.', { username: fieldErrors.identityTaken('username') });
       throw error;
@@ -164,14 +182,31 @@ export class AgentsService {
     return row;
   }
 
+  /**
+   * A person may have `agentsPerUser` developer agents and make `agentsPerUserPerHour` an hour,
+   * counted through the shared limits (Redis when instances share it): agents are accounts, so
+   * otherwise they would be a way around the sign-up limit to take usernames (docs/SECURITY.md G13).
+   */
+  private async requireAllowance(userId: string): Promise<void> {
+    const maximum = this.context.config.agentsPerUser;
+    if ((await this.context.store.agents.countOwned(userId)) >= maximum) throw tooManyAgents(maximum);
+    const limits = this.context.rateLimits;
+    const hourly = limits.limits.agentsPerUser;
+    if (!(await limits.allow(`agents:user:${userId}`, hourly))) throw tooManyRequests(`You can create ${hourly.maximum} agents an hour. Please try again later.`);
+  }
+
   /** A developer agent of the caller; its key is answered this once. */
   async create(auth: RequestAuth, body: Body) {
     const user = this.accounts.requireUser(auth);
     const errors: FieldErrors = {};
     const input = await this.readNewAgent(body, errors);
+    // Agents are marked wherever they show; a person's own name is still theirs alone. (Hosted
+    // agents are made by server admins, who are trusted with names.)
+    if (errors['name'] === undefined && (await this.context.store.agents.isPersonNamed(input.name))) errors['name'] = agentErrors.personName();
     if (Object.keys(errors).length > 0) throw validationError('Failed to create agent.', errors);
+    await this.requireAllowance(user.id);
     const apiKey = newApiKey();
-    const row = await this.insertAgent({ ...input, type: 'developer-agent', createdBy: user.id, keyHash: hashApiKey(apiKey) });
+    const row = await this.insertAgent({ ...input, type: 'developer-agent', createdBy: user.id, keyHash: hashApiKey(apiKey), maximum: this.context.config.agentsPerUser });
     return { agent: await this.view(row), api_key: apiKey };
   }
 
@@ -280,7 +315,8 @@ export class AgentsService {
     const chat = await this.records.create(
       'chats',
       { user: creator, ip: '' },
-      { name: `${agent.name} dev room`.slice(0, 200), description: `Talk to @${agent.username} while you build it.`, participants: [agent.id], agent_permissions: { confab_agents: true, developer_agents: true } },
+      // The agent may ask @data and @deep about its own dev room's files: the room exists to build it.
+      { name: `${agent.name} dev room`.slice(0, 200), description: `Talk to @${agent.username} while you build it.`, participants: [agent.id], agent_permissions: { confab_agents: true, developer_agents: true, agents_may_read_files: true } },
       {},
     );
     if (await this.context.store.agents.claimDevRoom(agent.id, chat.id)) return chat.id;
@@ -290,8 +326,11 @@ export class AgentsService {
   }
 }
 
-/** Spec §3: confab agents are on unless false, developer agents off unless true. */
-export function parsePermissions(text: string | null): { confab_agents: boolean; developer_agents: boolean } {
+/**
+ * Spec §3: confab agents are on unless false, developer agents off unless true; agents may ask
+ * the hosted agents that read the chat's files only when true (docs/SECURITY.md G12).
+ */
+export function parsePermissions(text: string | null): { confab_agents: boolean; developer_agents: boolean; agents_may_read_files: boolean } {
   let parsed: unknown = null;
   try {
     parsed = text === null ? null : JSON.parse(text);
@@ -299,5 +338,5 @@ export function parsePermissions(text: string | null): { confab_agents: boolean;
     parsed = null;
   }
   const record = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
-  return { confab_agents: record['confab_agents'] !== false, developer_agents: record['developer_agents'] === true };
+  return { confab_agents: record['confab_agents'] !== false, developer_agents: record['developer_agents'] === true, agents_may_read_files: record['agents_may_read_files'] === true };
 }

@@ -31,6 +31,15 @@ export interface ServiceContext {
   publicUrl: () => string;
   /** What the inbound SMTP listener is doing, for /api/health; the server fills it in when it starts. */
   inboundMail: InboundMailStatus;
+  /** Hosted agents' job pools by agent username (the agent runtime registers them), for /api/health. */
+  agentPools: Map<string, () => AgentPoolStatus>;
+}
+
+/** A hosted agent's pool of jobs: how many run and wait, and whether a new one would have to wait. */
+export interface AgentPoolStatus {
+  running: number;
+  queued: number;
+  saturated: boolean;
 }
 
 /** `listening` on `address`, `off` by configuration, or `unavailable` with the reason (a taken port). */
@@ -59,6 +68,7 @@ export function createServiceContext(options: {
   return {
     ...options,
     inboundMail: { state: 'off' },
+    agentPools: new Map(),
     messageCipher: new ContentCipher(options.config.secret, 'message-content'),
     providerKeyCipher: new ContentCipher(options.config.secret, 'provider-api-keys'),
   };

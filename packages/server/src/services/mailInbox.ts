@@ -1,7 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { maxMessageLength } from '@confab/client/protocol';
 import { formatTimestamp, newRecordId, randomAlphanumeric } from '../store/ids';
+import { makePrivateFolder } from '../store/privateDataDir';
 import type { ChatRow } from '../store/repositories/chats';
 import { InboundMailsRepository } from '../store/repositories/inboundMails';
 import type { UserRow } from '../store/repositories/users';
@@ -11,9 +12,6 @@ import { saveChatFile } from './files/saveChatFile';
 import { incomingDirectory, StagedUpload } from './files/storage';
 import { cleanOriginalName, refuseContent, refuseExtension, sniffBytes, uploadExtension, uploadMaximumBytes } from './files/uploadRules';
 import type { MessagingService } from './messaging';
-
-/** Mails one sender address may deliver per hour, whatever the recipients (shared through Redis). */
-export const inboundMailsPerSenderPerHour = { maximum: 30, windowMs: 60 * 60 * 1000 } as const;
 
 /** Where a mail goes: a chat, found by its address or a person's inbox (made on first mail). */
 export type InboundRecipient = { kind: 'chat'; chat: ChatRow } | { kind: 'inbox'; user: UserRow };
@@ -61,8 +59,9 @@ export function mailMessageContent(mail: Pick<InboundMail, 'from' | 'subject' | 
 
 /**
  * Inbound mail (issue 12), the rules: which addresses exist, who a mail is posted as (the built-in
- * `email` agent user: one author for every outside sender, who has no account), which
- * attachments become chat files (the upload allow-list and content check), and the per-sender limit.
+ * `email` agent user: one author for every outside sender, who has no account), and which
+ * attachments become chat files (the upload allow-list and content check). The flood limits are
+ * InboundMailLimits'.
  */
 export class MailInboxService {
   private readonly inboxCreations = new Map<string, Promise<ChatRow>>();
@@ -99,12 +98,6 @@ export class MailInboxService {
     const user = await this.context.store.users.findByUsername(local);
     if (user !== undefined && user.type === 'user') return { kind: 'inbox', user };
     return undefined;
-  }
-
-  /** False once `sender` has sent its hourly allowance. */
-  async allowSender(sender: string): Promise<boolean> {
-    const limits = this.context.rateLimits;
-    return limits.allow(`inbound-mail:sender:${sender.toLowerCase()}`, inboundMailsPerSenderPerHour);
   }
 
   /** Posts `mail` to the recipient's chat as an `email` message, its allowed attachments as files. */
@@ -169,7 +162,7 @@ export class MailInboxService {
       return undefined;
     }
     const staging = join(incomingDirectory(this.context.config.dataDir), `mail-${newRecordId()}`);
-    mkdirSync(incomingDirectory(this.context.config.dataDir), { recursive: true });
+    makePrivateFolder(incomingDirectory(this.context.config.dataDir));
     writeFileSync(staging, bytes, { mode: 0o600 });
     const upload = new StagedUpload(staging, originalName, bytes.length, bytes.subarray(0, sniffBytes));
     await saveChatFile(this.context, this.chatEvents, { chatId, uploaderId: author.id, upload, originalName, description: 'Attached to a mail' });

@@ -29,7 +29,8 @@ export interface PostInput {
   content: string | undefined;
   /** Which body field carried the content, for the field error. */
   contentField?: string;
-  messageType?: string | undefined;
+  /** Set by the server only (the mail path's 'email'); people's and agents' messages are 'regular'. */
+  messageType?: (typeof messageTypes)[number] | undefined;
   clientId?: string | undefined;
 }
 
@@ -116,7 +117,10 @@ export class MessagingService {
   async post(author: UserRow, input: PostInput): Promise<PostedMessage> {
     const chatId = input.chatId;
     if (chatId === '') throw recordErrors.createFailed({ chat: fieldErrors.required() });
-    if (input.grantChecked !== true) await this.requireMayPost(author, chatId);
+    if (input.grantChecked !== true) {
+      await this.requireMayPost(author, chatId);
+      if (input.mentionId !== undefined) await this.requireOwnMention(author, chatId, input.mentionId);
+    }
     const limits = this.context.rateLimits;
     if (!(await limits.take(`messages:user:${author.id}`, limits.limits.messagesPerUser))) {
       throw tooManyRequests(messageRateLimitedText);
@@ -179,6 +183,32 @@ export class MessagingService {
     if ((await this.context.store.agents.latestInvocation(author.id, chatId, since)) !== undefined) return;
     throw new ConfabServerError('forbidden', notInvokedText);
   }
+
+  /**
+   * The mention a developer agent's reply names sets the hop of the mentions the reply makes
+   * (agents/router.ts), so it must be a mention of this agent, in this chat, still running. Anything
+   * else is refused, never swapped for another of its mentions (docs/SECURITY.md G11). People's
+   * mention_id is ignored, and so is a hosted agent's (the server's own code, whose messages route
+   * nothing, and whose work may outlast its mention while a newer one holds the grant).
+   */
+  async requireOwnMention(author: UserRow, chatId: string, mentionId: string): Promise<void> {
+    if (author.type !== 'developer-agent') return;
+    const mention = await this.context.store.agents.findMention(mentionId);
+    if (mention === undefined || mention.agent !== author.id || mention.chat !== chatId) throw mentionIdRefused(mentionIdTexts.foreign);
+    const now = this.context.config.now();
+    const since = formatTimestamp(new Date(now.getTime() - agentLimits.invocationMs));
+    if (mention.created <= since || mention.expires <= formatTimestamp(now)) throw mentionIdRefused(mentionIdTexts.expired);
+  }
+}
+
+/** Why an agent's mention_id was refused (the HTTP answer's message and field, the socket's error frame). */
+export const mentionIdTexts = {
+  foreign: 'No mention of this agent in this chat has this id: reply with the mention_id of the mention you are answering.',
+  expired: 'This mention is more than 10 minutes old: its invocation has ended.',
+} as const;
+
+function mentionIdRefused(text: string): ConfabServerError {
+  return new ConfabServerError('badRequest', `Invalid mention_id. ${text}`, { mention_id: { code: 'validation_invalid_value', message: text } });
 }
 
 export const notInvokedText = 'This agent may post only where it was mentioned in the last 10 minutes, in its dev room, or in a chat it belongs to.';

@@ -18,11 +18,10 @@ export const usersSchema: CollectionSchema = {
     username: { kind: 'text', column: 'username' },
     name: { kind: 'text', column: 'name' },
     type: { kind: 'text', column: 'type' },
-    created_by: { kind: 'relation', column: 'created_by', target: 'users' },
+    // Not created_by or dev_room_id: only an agent's owner sees them (docs/SECURITY.md G14), and
+    // a filter or sort would tell anyone whose agents are whose. Owners list theirs with
+    // GET /api/agents/mine.
     site_wide_available: { kind: 'bool', column: 'site_wide_available' },
-    // Plain text on purpose: as a relation, `dev_room_id.name ~ …` would let anyone probe the
-    // names of chats they are not in.
-    dev_room_id: { kind: 'text', column: 'dev_room_id' },
     ...timestamps,
   },
 };

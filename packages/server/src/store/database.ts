@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 import { migrateToLatest } from './migrations/index';
+import { makePrivateFile } from './privateDataDir';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -64,7 +65,10 @@ async function openPostgres(databaseUrl: string): Promise<ConfabDatabase> {
  */
 async function openSqlite(dataDir: string): Promise<ConfabDatabase> {
   const { default: BetterSqlite3 } = await import('better-sqlite3');
-  const connection = new BetterSqlite3(join(dataDir, 'confab.db'));
+  const path = join(dataDir, 'confab.db');
+  // Made 0600 before SQLite opens it: SQLite gives the -wal and -shm it creates the same mode.
+  makePrivateFile(path);
+  const connection = new BetterSqlite3(path);
   connection.pragma('journal_mode = WAL');
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');

@@ -67,8 +67,11 @@ export async function startTestServer(variant: DatabaseVariant, options: ServerO
   const dataDir = mkdtempSync(join(tmpdir(), 'confab-test-'));
   const schema = `test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const databaseUrl = variant.baseUrl === undefined ? '' : `${variant.baseUrl}?schema=${schema}`;
-  // Suites register many accounts from 127.0.0.1; the sign-up limit has its own test with the default.
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, databaseUrl, smtpUrl: '', signupsPerIpPerHour: 10_000, inboundSmtp: 'off', ...options });
+  // Suites register many accounts from 127.0.0.1 and make many agents; the sign-up and agent
+  // limits have their own tests with the defaults.
+  const server = await startServer({
+    port: 0, host: '127.0.0.1', dataDir, databaseUrl, smtpUrl: '', signupsPerIpPerHour: 10_000, agentsPerUser: 10_000, agentsPerUserPerHour: 10_000, inboundSmtp: 'off', ...options,
+  });
   const probe = variant.baseUrl === undefined ? sqliteProbe(dataDir) : await postgresProbe(variant.baseUrl, schema);
   const outboxDir = join(dataDir, 'outbox');
   return {

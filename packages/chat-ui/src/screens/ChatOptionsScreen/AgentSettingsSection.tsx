@@ -14,11 +14,13 @@ export interface AgentSettingsSectionProps {
 
 /**
  * Agent permissions per chat (spec §6) and auto-routing with its agent (spec §4), chosen from the
- * agents this chat permits.
+ * agents this chat permits. Whether agents may ask @data and @deep about the chat's files is the
+ * admin's choice too, off until they allow it (docs/SECURITY.md G12).
  */
 export function AgentSettingsSection({ chat, disabled }: AgentSettingsSectionProps) {
   const client = useConfabClient();
   const hintId = useId();
+  const filesHintId = useId();
   const selectId = useId();
   const saved = resolveAgentPermissions(chat);
   const [permissions, setPermissions] = useState(saved);
@@ -49,12 +51,14 @@ export function AgentSettingsSection({ chat, disabled }: AgentSettingsSectionPro
     }
   };
 
-  const togglePermission = (key: 'confabAgents' | 'developerAgents') => {
+  const togglePermission = (key: 'confabAgents' | 'developerAgents' | 'agentsMayReadFiles') => {
     const previous = permissions;
     const next = { ...permissions, [key]: !permissions[key] };
     setPermissions(next);
+    // The server reads the whole setting: every switch sends all three.
+    const body = { confab_agents: next.confabAgents, developer_agents: next.developerAgents, agents_may_read_files: next.agentsMayReadFiles };
     void attempt(
-      () => chatsOf(client).setAgentPermissions(chat.id, { confab_agents: next.confabAgents, developer_agents: next.developerAgents }),
+      () => chatsOf(client).setAgentPermissions(chat.id, body),
       messages.saveAgentSettingsFailed,
       () => setPermissions(previous),
     );
@@ -85,6 +89,20 @@ export function AgentSettingsSection({ chat, disabled }: AgentSettingsSectionPro
         <input type="checkbox" role="switch" checked={permissions.developerAgents} disabled={locked} onChange={() => togglePermission('developerAgents')} />
         <span>Developer agents</span>
       </label>
+      <label className="cf-toggle">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={permissions.agentsMayReadFiles}
+          disabled={locked}
+          aria-describedby={filesHintId}
+          onChange={() => togglePermission('agentsMayReadFiles')}
+        />
+        <span>Agents may read files</span>
+      </label>
+      <p id={filesHintId} className="cf-field__hint">
+        Lets agents ask @data and @deep about this chat&apos;s files. People can always ask them.
+      </p>
       <label className="cf-toggle">
         <input type="checkbox" role="switch" checked={autoRoute} disabled={locked} aria-describedby={hintId} onChange={toggleAutoRoute} />
         <span>Auto-routing</span>

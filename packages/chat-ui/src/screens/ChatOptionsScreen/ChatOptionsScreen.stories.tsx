@@ -1,12 +1,21 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, fn, userEvent, within } from 'storybook/test';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { withConfab } from '../../storybook/withConfab';
 import { storyChatNotAdmin, storyChats } from '../../storybook/storyData';
+import { userRecordOf } from '../../testing/builders';
 import { ChatOptionsScreen } from './ChatOptionsScreen';
 import { narrow } from '../../storybook/storyStates';
 
 const chatId = storyChats[0]?.id ?? '';
+
+/** The first chat with a developer agent named much like Alice among its participants. */
+const storyHelper = userRecordOf('storyagent00001', 'alice_helper', 'Alice Helper', 'developer-agent');
+const storyChatWithAgents = {
+  ...(storyChats[0] as (typeof storyChats)[number]),
+  participants: [...(storyChats[0]?.participants ?? []), storyHelper.id],
+  expand: { ...storyChats[0]?.expand, participants: [...(storyChats[0]?.expand?.participants ?? []), storyHelper] },
+};
 
 const meta = {
   title: 'Screens/ChatOptionsScreen',
@@ -38,6 +47,18 @@ export const SavesFail: Story = {
       },
     }),
   ],
+};
+
+/** Agents may ask @data and @deep about the chat's files only once an admin allows it: off, then on. */
+export const AgentsMayReadFiles: Story = {
+  decorators: [withConfab({ signedIn: true, state: { chats: storyChats } })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const files = await canvas.findByRole('switch', { name: 'Agents may read files' });
+    await expect(files).not.toBeChecked();
+    await userEvent.click(files);
+    await waitFor(() => expect(files).toBeChecked());
+  },
 };
 
 /** Leave chat is refused for the last admin: press Leave chat, then Yes, leave chat. */
@@ -87,6 +108,23 @@ export const LeaveWithKeyboard: Story = {
     await expect(canvas.getByRole('button', { name: 'Cancel' })).toHaveFocus();
     await userEvent.keyboard('{Escape}');
     await expect(canvas.queryByRole('button', { name: 'Cancel' })).toBeNull();
+  },
+};
+
+/** Agents among the participants wear the Agent badge, so a name alone never passes for a person's. */
+export const AgentParticipants: Story = {
+  decorators: [
+    withConfab({
+      signedIn: true,
+      state: { chats: [storyChatWithAgents, ...storyChats.slice(1)] },
+      configure: (backend) => backend.users.push({ ...storyHelper, email: '', password: 'not-used' }),
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const agent = await canvas.findByRole('listitem', { name: 'Alice Helper (Agent)' });
+    await expect(within(agent).getByText('Agent')).toBeVisible();
+    await expect(within(canvas.getByRole('listitem', { name: 'Alice Liddell' })).queryByText('Agent')).toBeNull();
   },
 };
 

@@ -73,7 +73,7 @@ describe('ChatOptionsScreen', () => {
     expect(screen.getByRole('switch', { name: 'Confab agents' })).toBeChecked();
     expect(screen.getByRole('switch', { name: 'Developer agents' })).not.toBeChecked();
     await user.click(screen.getByRole('switch', { name: 'Developer agents' }));
-    await waitFor(() => expect(chat.agent_permissions).toEqual({ confab_agents: true, developer_agents: true }));
+    await waitFor(() => expect(chat.agent_permissions).toEqual({ confab_agents: true, developer_agents: true, agents_may_read_files: false }));
     await waitFor(() => expect(screen.getByRole('switch', { name: 'Auto-routing' })).toBeEnabled());
     await user.click(screen.getByRole('switch', { name: 'Auto-routing' }));
     await waitFor(() => expect(screen.getByLabelText('Auto-routing agent')).toBeEnabled());
@@ -81,6 +81,19 @@ describe('ChatOptionsScreen', () => {
     await user.selectOptions(screen.getByRole('combobox', { name: 'Auto-routing agent' }), '@deep · Deep Research (Confab agent)');
     await user.click(screen.getByRole('button', { name: 'Save Agent' }));
     await waitFor(() => expect(chat.auto_route_agent).toBe('deep'));
+  });
+
+  it("lets an admin allow agents to ask @data and @deep about the chat's files, off until then", async () => {
+    const { user, chat } = await setup();
+    const files = screen.getByRole('switch', { name: 'Agents may read files' });
+    expect(files).not.toBeChecked();
+    expect(files).toHaveAccessibleDescription(/@data and @deep/);
+    await user.click(files);
+    await waitFor(() => expect(chat.agent_permissions).toEqual({ confab_agents: true, developer_agents: false, agents_may_read_files: true }));
+    expect(screen.getByRole('switch', { name: 'Agents may read files' })).toBeChecked();
+    // The other switches keep it: saving one sends the whole setting.
+    await user.click(screen.getByRole('switch', { name: 'Developer agents' }));
+    await waitFor(() => expect(chat.agent_permissions).toEqual({ confab_agents: true, developer_agents: true, agents_may_read_files: true }));
   });
 
   it('offers the agents the chat permits for auto-routing, with the chat in the search', async () => {
@@ -116,6 +129,7 @@ describe('ChatOptionsScreen', () => {
 
   it.each([
     ['Developer agents', 'Failed to save agent settings.'],
+    ['Agents may read files', 'Failed to save agent settings.'],
     ['Auto-routing', 'Failed to save auto-routing settings.'],
   ])('rolls back %s and says %s on failure', async (name, message) => {
     const { user, backend } = await setup();
@@ -204,7 +218,7 @@ describe('ChatOptionsScreen', () => {
     for (const name of ['Save Changes', 'Save Agent', 'Delete Chat', 'Demote', 'Remove']) {
       for (const button of screen.getAllByRole('button', { name })) expect(button).toBeDisabled();
     }
-    for (const name of ['Confab agents', 'Developer agents', 'Auto-routing']) expect(screen.getByRole('switch', { name })).toBeDisabled();
+    for (const name of ['Confab agents', 'Developer agents', 'Agents may read files', 'Auto-routing']) expect(screen.getByRole('switch', { name })).toBeDisabled();
     // Anyone may leave.
     expect(screen.getByRole('button', { name: 'Leave chat' })).toBeEnabled();
   });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { displayNameOf, type ChatRecord, type UserRecord } from '@confab/client';
+import { displayNameOf, isAgentUser, type ChatRecord, type UserRecord } from '@confab/client';
 import { Alert } from '../../components/Alert/Alert';
 import { Button } from '../../components/Button/Button';
 import { chatsOf } from '../../internal/chatClient';
@@ -11,7 +11,10 @@ export interface ParticipantsSectionProps {
   disabled: boolean;
 }
 
-/** Participants with Promote/Demote and Remove (spec §6: admins, never on themselves). */
+/**
+ * Participants with Promote/Demote and Remove (spec §6: admins, never on themselves). Agents wear
+ * the Agent badge, as they do beside their messages: a name alone never says who is a person.
+ */
 export function ParticipantsSection({ chat, currentUserId, disabled }: ParticipantsSectionProps) {
   const client = useConfabClient();
   const [busyId, setBusyId] = useState<string | null>(null);
@@ -40,13 +43,15 @@ export function ParticipantsSection({ chat, currentUserId, disabled }: Participa
           const name = person ? displayNameOf(person) : participantId;
           const admin = chat.admins.includes(participantId);
           const self = participantId === currentUserId;
+          const agent = isAgentUser(person);
           const locked = disabled || busyId !== null;
           return (
-            <li key={participantId} className="cf-participants__item" aria-label={name}>
+            <li key={participantId} className="cf-participants__item" aria-label={agent ? `${name} (Agent)` : name}>
               <span className="cf-participants__name">
                 {name}
                 {person ? <span className="cf-participants__username"> @{person.username}</span> : null}
               </span>
+              {agent ? <span className="cf-badge cf-badge--agent">Agent</span> : null}
               {admin ? <span className="cf-badge">Admin</span> : null}
               {self ? <span className="cf-badge">You</span> : null}
               {self ? null : (

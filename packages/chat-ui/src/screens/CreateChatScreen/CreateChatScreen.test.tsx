@@ -85,7 +85,7 @@ describe('CreateChatScreen', () => {
     await user.type(first, 'hello there');
     await user.click(screen.getByRole('button', { name: 'Create Chat' }));
     const chat = backend.chats[0];
-    expect(chat?.agent_permissions).toEqual({ confab_agents: true, developer_agents: true });
+    expect(chat?.agent_permissions).toEqual({ confab_agents: true, developer_agents: true, agents_may_read_files: false });
     expect(navigate).toHaveBeenCalledWith(`/chat/${chat?.id}`, { state: { firstMessage: '@echo_bot hello there' } });
   });
 

@@ -279,7 +279,8 @@ export function createEmailAgent(services: Services, ai: AiGateway | undefined, 
 async function listMails(services: Services, chat: ChatRow): Promise<string> {
   const lastSeq = await services.messaging.lastSeq(chat.id);
   const rows = await services.context.store.messages.listBeforeSeq(chat.id, lastSeq + 1, 200);
-  const mails = rows.filter((row) => row.message_type === 'email').slice(-listMaximum);
+  // Posted by the mail path itself: rows stored before the server owned message_type may say 'email' too.
+  const mails = rows.filter((row) => row.message_type === 'email' && row.author_username === 'email').slice(-listMaximum);
   const address = `${chat.email_address}@${services.context.config.mailDomain}`;
   if (mails.length === 0) return `No mail yet. This chat receives mail at ${address}.`;
   const lines = mails.map((row) => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import writeXlsxFile from 'write-excel-file/node';
@@ -87,10 +87,18 @@ describe('ChatDatabase (real DuckDB)', () => {
 
   it('interrupts a query past its time limit and keeps working', async () => {
     const started = Date.now();
-    const result = await database.query('SELECT count(*) FROM range(100000000) a, range(100000000) b', { timeoutMs: 300 });
+    const result = await database.query('SELECT count(*) FROM range(1000000000000)', { timeoutMs: 300 });
     expect(result).toMatchObject({ ok: false, kind: 'timeout' });
     expect(result.ok ? '' : result.message).toMatch(/longer than 0\.3 s and was stopped/);
     expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await database.query('SELECT 1 AS one')).toMatchObject({ ok: true, rows: [[1]] });
+  });
+
+  it('spills nothing without a spill folder: a query past its memory fails, and no temporary file is written', async () => {
+    const before = readdirSync(process.cwd());
+    const result = await database.query('SELECT count(*) FROM range(100000000) a, range(100000000) b', { timeoutMs: 5_000 });
+    expect(result).toMatchObject({ ok: false, kind: 'error', message: expect.stringMatching(/^Out of Memory Error/) });
+    expect(readdirSync(process.cwd()).filter((name) => !before.includes(name))).toEqual([]);
     expect(await database.query('SELECT 1 AS one')).toMatchObject({ ok: true, rows: [[1]] });
   });
 

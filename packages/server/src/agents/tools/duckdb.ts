@@ -1,6 +1,8 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { defaultQueryTimeoutMs } from './queryLimits';
 import { refuseByKeyword, refuseByTree, refuseStatementCount } from './sqlCheck';
 import { quoteIdentifier, quoteLiteral, uniqueTableName } from './tableNames';
+import type { SheetLimits } from './sheetSize';
 import { loadXlsx } from './xlsx';
 
 /** One of the chat's uploaded files, as the tool loads it. */
@@ -43,6 +45,16 @@ export interface ChatDatabaseOptions {
   threads?: number;
   /** Files above this size are skipped. Default 50 MB. */
   maxFileBytes?: number;
+  /**
+   * Where DuckDB may spill what does not fit in memory, and how much (docs/SECURITY.md H12).
+   * Without one nothing spills: a query that needs more memory fails. DuckDB's own default would
+   * be `.tmp` in the working directory, without a useful bound.
+   */
+  spill?: { directory: string; maxBytes: number };
+  /** The caps a spreadsheet must be within to be loaded (docs/SECURITY.md H10). */
+  sheetLimits?: SheetLimits;
+  /** Told before each file is loaded: the job's process dying then names the file that killed it. */
+  onLoading?: (file: ChatDataFile) => void;
 }
 
 export interface QueryOptions {
@@ -53,8 +65,6 @@ export interface QueryOptions {
   /** Rows counted beyond those kept. Default 100,000. */
   countRowsUpTo?: number;
 }
-
-export const defaultQueryTimeoutMs = 10_000;
 
 const readers: Record<string, (path: string) => string> = {
   csv: (path) => `read_csv_auto(${quoteLiteral(path)})`,
@@ -107,6 +117,8 @@ export class ChatDatabase {
       threads: String(options.threads ?? 2),
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
+      temp_directory: options.spill?.directory ?? '',
+      ...(options.spill === undefined ? {} : { max_temp_directory_size: `${Math.floor(options.spill.maxBytes / 1024 / 1024)}MiB` }),
     });
     const connection = await instance.connect();
     const taken = new Set<string>();
@@ -122,8 +134,9 @@ export class ChatDatabase {
         }
         const name = uniqueTableName(file.originalName, taken);
         const extension = (/\.([A-Za-z0-9]+)$/.exec(file.originalName)?.[1] ?? '').toLowerCase();
+        options.onLoading?.(file);
         try {
-          if (extension === 'xlsx') await loadXlsx(connection, file.path, name);
+          if (extension === 'xlsx') await loadXlsx(connection, file.path, name, options.sheetLimits);
           else await connection.run(`CREATE TABLE ${quoteIdentifier(name)} AS SELECT * FROM ${readers[extension]!(file.path)}`);
           loaded.push({ name, file: file.originalName });
         } catch (error) {

@@ -1,9 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { readSheet } from 'read-excel-file/node';
+import { defaultSheetLimits, sheetRefusal, type SheetLimits } from './sheetSize';
 import { quoteIdentifier } from './tableNames';
-
-/** At most this many rows of a sheet are loaded (DuckDB's excel extension is not available offline). */
-export const maxSheetRows = 100_000;
 
 type Cell = string | number | boolean | Date | null;
 type ColumnType = 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMP' | 'VARCHAR';
@@ -31,12 +29,15 @@ function headerNames(header: Cell[], width: number): string[] {
 
 /**
  * Loads the first sheet of an XLSX file into a new table: the first row names the columns, each
- * column gets DOUBLE, BOOLEAN, TIMESTAMP or VARCHAR from its cells.
+ * column gets DOUBLE, BOOLEAN, TIMESTAMP or VARCHAR from its cells. (DuckDB's excel extension is
+ * not available offline.) The reader fills every empty cell of the sheet's area, so the sheet's
+ * size is measured first and a sheet beyond `limits` is refused with the reason.
  */
-export async function loadXlsx(connection: DuckDBConnection, path: string, table: string): Promise<void> {
+export async function loadXlsx(connection: DuckDBConnection, path: string, table: string, limits: SheetLimits = defaultSheetLimits): Promise<void> {
+  const refusal = await sheetRefusal(path, limits);
+  if (refusal !== undefined) throw new Error(refusal);
   const rows = (await readSheet(path)) as unknown as Cell[][];
-  const [header = [], ...body] = rows;
-  const data = body.slice(0, maxSheetRows);
+  const [header = [], ...data] = rows;
   const width = Math.max(header.length, ...data.map((row) => row.length), 1);
   const names = headerNames(header, width);
   const types = names.map((_, index) => columnTypeOf(data.map((row) => row[index] ?? null)));

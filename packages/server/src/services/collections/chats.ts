@@ -21,7 +21,7 @@ const membershipErrors = {
   demoteSelf: (): FieldError => ({ code: 'validation_invalid_value', message: 'You cannot demote yourself; a chat keeps at least one admin.' }),
   permissions: (): FieldError => ({
     code: 'validation_invalid_value',
-    message: 'agent_permissions must be an object {confab_agents: boolean, developer_agents: boolean}.',
+    message: 'agent_permissions must be an object {confab_agents: boolean, developer_agents: boolean, agents_may_read_files: boolean}.',
   }),
 } as const;
 
@@ -44,13 +44,24 @@ function parseJson(text: string | null): unknown {
   }
 }
 
-/** Spec §3: confab agents are on unless false, developer agents off unless true. */
+/**
+ * Spec §3: confab agents are on unless false, developer agents off unless true. Agents may ask
+ * @data and @deep about the chat's files only when true (docs/SECURITY.md G12); like the rest,
+ * only the chat's admins change it (update is theirs alone).
+ */
 function readAgentPermissions(value: unknown): string | undefined {
   if (value === null) return undefined;
   const parsed = typeof value === 'string' ? parseJson(value) : value;
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
-  const record = parsed as Record<string, unknown>;
-  return JSON.stringify({ confab_agents: record['confab_agents'] !== false, developer_agents: record['developer_agents'] === true });
+  return JSON.stringify(resolvedAgentPermissions(parsed as Record<string, unknown>));
+}
+
+function resolvedAgentPermissions(record: Record<string, unknown>) {
+  return { confab_agents: record['confab_agents'] !== false, developer_agents: record['developer_agents'] === true, agents_may_read_files: record['agents_may_read_files'] === true };
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 /** Chat records as the record API sends them (the same for every reader: membership decides who reads). */
@@ -70,7 +81,7 @@ export async function chatsToJson(context: ServiceContext, chats: readonly ChatR
     is_inbox: booleanOf(chat.is_inbox),
     auto_route_enabled: booleanOf(chat.auto_route_enabled),
     auto_route_agent: chat.auto_route_agent,
-    agent_permissions: parseJson(chat.agent_permissions) ?? { confab_agents: true, developer_agents: false },
+    agent_permissions: resolvedAgentPermissions(asRecord(parseJson(chat.agent_permissions))),
     last_seq: Number(chat.last_seq),
     created: chat.created,
     updated: chat.updated,

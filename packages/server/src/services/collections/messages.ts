@@ -14,6 +14,19 @@ function contentField(body: Body): 'encryptedContent' | 'content' {
   return hasField(body, 'encryptedContent') ? 'encryptedContent' : 'content';
 }
 
+/**
+ * The one message_type a person may name. The others say where a message came from (`email`: a
+ * received mail, which @email lists), and only the server sets those (docs/SECURITY.md Z9).
+ * Clients send 'regular' on create, or nothing.
+ */
+const personMessageType = 'regular';
+
+function personMessageTypeProblem(body: Body): FieldErrors {
+  const given = readString(body, 'message_type');
+  if (given === undefined || given === '' || given === personMessageType) return {};
+  return { message_type: { code: 'validation_invalid_value', message: "Only the server sets message_type; messages people post are 'regular'." } };
+}
+
 /** Rules of the messages collection: participants read and write; the author is always the caller. */
 export class MessagesCollection implements RecordCollection {
   readonly name = 'messages';
@@ -51,11 +64,11 @@ export class MessagesCollection implements RecordCollection {
   async create(auth: RequestAuth, body: Body) {
     if (auth.user === undefined) throw recordErrors.createFailed();
     const field = contentField(body);
+    throwIfErrors(personMessageTypeProblem(body), recordErrors.createFailed);
     const posted = await this.messaging.post(auth.user, {
       chatId: readString(body, 'chat') ?? '',
       content: readString(body, field),
       contentField: field,
-      messageType: readString(body, 'message_type'),
       clientId: readString(body, 'client_id'),
     });
     return { id: posted.row.id };

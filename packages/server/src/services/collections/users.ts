@@ -64,11 +64,14 @@ export class UsersCollection implements RecordCollection {
     };
     const isAgent = (agentTypes as readonly string[]).includes(row.type);
     if (isAgent) {
+      // Who made an agent, and its dev room (a chat of the two), are its owner's to know
+      // (docs/SECURITY.md G14); everyone else gets the fields empty.
+      const owner = auth.user !== undefined && row.created_by === auth.user.id;
       Object.assign(base, {
         description: row.description,
-        created_by: row.created_by ?? '',
+        created_by: owner ? row.created_by : '',
         site_wide_available: row.site_wide_available === null ? true : booleanOf(row.site_wide_available),
-        dev_room_id: row.dev_room_id ?? '',
+        dev_room_id: owner ? (row.dev_room_id ?? '') : '',
       });
     }
     if (auth.user?.id !== row.id) return base;

@@ -81,7 +81,10 @@ export class FileAccessService {
     return `~${user.id}.${expires}.${this.capabilitySignature(user, chatId, expires).toString('base64url')}`;
   }
 
-  /** The file behind `/live/{chat}/~{capability}/{name}` ('' is index.html), or a 404. */
+  /**
+   * The file behind `/live/{chat}/~{capability}/{name}` ('' is index.html), or a 404. Only files
+   * people uploaded make the site: a stranger's mail to the chat's address never does.
+   */
   async liveSiteFile(chatId: string, capability: string, name: string): Promise<ServableFile> {
     const match = /^~([a-z0-9]{15})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(capability);
     if (match === null || !recordIdPattern.test(chatId)) throw new ConfabServerError('notFound');
@@ -95,7 +98,7 @@ export class FileAccessService {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new ConfabServerError('notFound');
     const fileName = name === '' ? 'index.html' : name;
     if (fileName.includes('/') || fileName.includes('\\')) throw new ConfabServerError('notFound');
-    const row = await this.context.store.files.findNewestByOriginalName(chatId, fileName);
+    const row = await this.context.store.files.findNewestUploadedByPerson(chatId, fileName);
     return this.participantFile(user, row);
   }
 }

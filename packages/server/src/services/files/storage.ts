@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
+import { makePrivateFolder } from '../../store/privateDataDir';
 
 /**
  * Where uploaded bytes live: `<data>/files/<chat id>/<record id>/<stored name>`. Every part is
@@ -43,7 +44,7 @@ export class StagedUpload {
 
   /** Moves the bytes into their record's folder. */
   moveTo(target: string): void {
-    mkdirSync(join(target, '..'), { recursive: true });
+    makePrivateFolder(join(target, '..'));
     renameSync(this.path, target);
   }
 }

@@ -28,4 +28,23 @@ export class UploadQuota {
     const limits = this.context.rateLimits;
     await limits.spend(this.key(userId), limits.limits.uploadBytesPerUser, bytes);
   }
+
+  // Mail attachments spend an allowance of the same size held by the receiving chat or inbox
+  // (`recipient`, e.g. `chat:<id>`), never a person's: a stranger's mail cannot use up a
+  // participant's uploads, and a chat receives by mail at most what one person may upload in an
+  // hour. Checked before, spent after, as uploads are (docs/SECURITY.md M7).
+
+  private mailKey(recipient: string): string {
+    return `upload-bytes:mail:${recipient}`;
+  }
+
+  async mailAllowanceUsedUp(recipient: string): Promise<boolean> {
+    const limits = this.context.rateLimits;
+    return limits.isExhausted(this.mailKey(recipient), limits.limits.uploadBytesPerUser);
+  }
+
+  async spendMail(recipient: string, bytes: number): Promise<void> {
+    const limits = this.context.rateLimits;
+    await limits.spend(this.mailKey(recipient), limits.limits.uploadBytesPerUser, bytes);
+  }
 }

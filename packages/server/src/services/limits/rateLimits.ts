@@ -37,7 +37,15 @@ export function limitsOf(config: ServerConfig) {
     uploadBytesPerUser: { maximum: config.uploadMegabytesPerUserPerHour * megabyte, windowMs: hourMs },
     invitationsPerUser: { maximum: config.invitationsPerUserPerHour, windowMs: hourMs },
     invitationsPerChat: { maximum: config.invitationsPerChatPerHour, windowMs: hourMs },
+    /** Developer agents a person creates (how many they may have at all is counted in the database). */
+    agentsPerUser: { maximum: config.agentsPerUserPerHour, windowMs: hourMs },
     messagesPerUser: { perSecond: config.messagesPerUserPerSecond, burst: config.messagesPerUserPerSecond * 2 },
+    /** Requests to hosted agents per asking person and per chat (docs/SECURITY.md H11). */
+    hostedAgentCallsPerUser: { maximum: config.agentCallsPerUserPerHour, windowMs: hourMs },
+    hostedAgentCallsPerChat: { maximum: config.agentCallsPerChatPerHour, windowMs: hourMs },
+    /** Inbound mails per connecting address and per receiving chat or inbox (docs/SECURITY.md M7). */
+    inboundMailsPerAddress: { maximum: config.inboundMailsPerAddressPerHour, windowMs: hourMs },
+    inboundMailsPerRecipient: { maximum: config.inboundMailsPerRecipientPerHour, windowMs: hourMs },
   } as const satisfies Record<string, WindowLimit | RateLimit>;
 }
 

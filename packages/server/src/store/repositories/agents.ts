@@ -1,5 +1,5 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
-import type { AgentMentionsTable, AgentStreamsTable, Database } from '../schema';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import type { AgentMentionsTable, AgentStreamsTable, Database, UsersTable } from '../schema';
 import type { UserRow } from './users';
 
 export type AgentMentionRow = Selectable<AgentMentionsTable>;
@@ -71,6 +71,43 @@ export class AgentsRepository {
       .execute();
   }
 
+  /**
+   * Inserts a developer agent unless its creator already has `maximum`; false then, and nothing is
+   * written. The creator's row is written first (to itself), so one person's concurrent creations
+   * wait for each other (a row lock on PostgreSQL, the one writer on SQLite) and each count sees
+   * every earlier insert.
+   */
+  async insertWithinAllowance(row: Insertable<UsersTable> & { created_by: string }, maximum: number): Promise<boolean> {
+    return this.db.transaction().execute(async (transaction) => {
+      await transaction.updateTable('users').set((builder) => ({ updated: builder.ref('updated') })).where('id', '=', row.created_by).execute();
+      if ((await countOwned(transaction, row.created_by)) >= maximum) return false;
+      await transaction.insertInto('users').values(row).execute();
+      return true;
+    });
+  }
+
+  /** How many developer agents `creatorId` has. */
+  async countOwned(creatorId: string): Promise<number> {
+    return countOwned(this.db, creatorId);
+  }
+
+  /**
+   * Whether a person (not an agent) is called `name`: their display name or username, ignoring
+   * case and surrounding spaces. Both lower-casings are asked for: SQLite's lower() folds ASCII
+   * letters only, PostgreSQL's every letter.
+   */
+  async isPersonNamed(name: string): Promise<boolean> {
+    const trimmed = name.trim();
+    const lowered = [...new Set([trimmed.toLowerCase(), trimmed.replace(/[A-Z]+/g, (letters) => letters.toLowerCase())])];
+    const row = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('type', 'not in', [...agentUserTypes])
+      .where((builder) => builder.or([builder(sql`lower(trim(name))`, 'in', lowered), builder(sql`lower(username)`, 'in', lowered)]))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async setKeyHash(agentId: string, keyHash: string, updated: string): Promise<void> {
     await this.db.updateTable('users').set({ api_key_hash: keyHash, updated }).where('id', '=', agentId).execute();
   }
@@ -108,6 +145,18 @@ export class AgentsRepository {
   async ackMention(id: string, agentId: string, now: string): Promise<boolean> {
     const result = await this.db.updateTable('agent_mentions').set({ acked_at: now }).where('id', '=', id).where('agent', '=', agentId).where('acked_at', 'is', null).executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** The highest hop among the agent's mentions in the chat created at or after `since`; undefined when none. */
+  async deepestInvocationHop(agentId: string, chatId: string, since: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('agent_mentions')
+      .select((builder) => builder.fn.max('hop').as('hop'))
+      .where('agent', '=', agentId)
+      .where('chat', '=', chatId)
+      .where('created', '>=', since)
+      .executeTakeFirst();
+    return row?.hop === null || row?.hop === undefined ? undefined : Number(row.hop);
   }
 
   /** The newest invocation of the agent in the chat since `since` (a grant), if any. */
@@ -156,4 +205,14 @@ export class AgentsRepository {
   async idleStreams(updatedBefore: string, limit: number): Promise<AgentStreamRow[]> {
     return this.db.selectFrom('agent_streams').selectAll().where('updated', '<', updatedBefore).orderBy('updated').limit(limit).execute();
   }
+}
+
+function countOwned(db: Kysely<Database>, creatorId: string): Promise<number> {
+  return db
+    .selectFrom('users')
+    .select((builder) => builder.fn.countAll().as('count'))
+    .where('type', '=', 'developer-agent')
+    .where('created_by', '=', creatorId)
+    .executeTakeFirst()
+    .then((row) => Number(row?.count ?? 0));
 }

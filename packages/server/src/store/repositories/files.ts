@@ -14,15 +14,21 @@ export class FilesRepository {
     await this.db.insertInto('files').values(row).execute();
   }
 
-  /** The newest file of the chat uploaded under this original name (the live website's lookup). */
-  async findNewestByOriginalName(chatId: string, originalName: string): Promise<FileRow | undefined> {
+  /**
+   * The live website's lookup: the newest file of the chat under this original name that a person
+   * uploaded. Files a mail brought (uploaded by the `email` agent) or any agent stored never are
+   * the site, nor shadow one of its files (docs/SECURITY.md M6).
+   */
+  async findNewestUploadedByPerson(chatId: string, originalName: string): Promise<FileRow | undefined> {
     return this.db
       .selectFrom('files')
-      .selectAll()
-      .where('chat', '=', chatId)
-      .where('original_name', '=', originalName)
-      .orderBy('created', 'desc')
-      .orderBy('id', 'desc')
+      .innerJoin('users', 'users.id', 'files.uploaded_by')
+      .selectAll('files')
+      .where('files.chat', '=', chatId)
+      .where('files.original_name', '=', originalName)
+      .where('users.type', '=', 'user')
+      .orderBy('files.created', 'desc')
+      .orderBy('files.id', 'desc')
       .limit(1)
       .executeTakeFirst();
   }
