@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPage } from '../src/agents/hosted/browse';
 import { ChromiumRenderer } from '../src/agents/tools/chromium';
 import { createFetcher, decodeText, FetchError } from '../src/agents/tools/fetcher';
-import type { Resolver } from '../src/agents/tools/guard';
+import type { Resolver } from '../src/agents/tools/addressGuard';
 import { databaseVariants } from './support/databases';
 import { createChat, postMessage, registerUser, type RegisteredUser } from './support/fixtures';
 import { startCountingSite, type CountingSite } from './support/countingSite';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFetcher, FetchError, type FetchErrorCode } from '../src/agents/tools/fetcher';
-import type { Resolver } from '../src/agents/tools/guard';
+import type { Resolver } from '../src/agents/tools/addressGuard';
 
 /** A local HTTP server that counts the requests reaching it. */
 interface CountingSite {

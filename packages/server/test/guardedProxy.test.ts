@@ -7,7 +7,7 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Resolver } from '../src/agents/tools/guard';
+import type { Resolver } from '../src/agents/tools/addressGuard';
 import { startGuardedProxy, type GuardedProxy } from '../src/agents/tools/guardedProxy';
 import { startCountingSite, type CountingSite } from './support/countingSite';
 

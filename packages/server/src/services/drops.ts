@@ -10,7 +10,8 @@ import type { DropWithChat, ScoreInput } from '../store/repositories/drops';
 import type { UserRow } from '../store/repositories/users';
 import type { AccountsService } from './accounts';
 import type { RequestAuth, ServiceContext } from './context';
-import { excerptOf, featuredImageOf, isReservedSlug, readingTimeOf, slugBase, tagsOf, trending, trendingScore } from './dropText';
+import { excerptOf, featuredImageOf, isReservedSlug, readingTimeOf, slugBase, tagsOf } from './dropText';
+import { trending, trendingScore } from './trending';
 import { readString, type Body } from './input';
 
 export type FeedKind = 'feed' | 'trending' | 'discover' | 'bookmarks';

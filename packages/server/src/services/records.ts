@@ -1,6 +1,6 @@
 import type { Expression, SqlBool } from 'kysely';
 import { ConfabServerError } from '../errors';
-import { schemaRegistry } from '../store/collections';
+import { schemaRegistry } from '../store/filterAllowLists';
 import { allOf, columnEquals } from '../store/conditions';
 import { compileFilter, compileSort, FilterError, parseFilter, sortClause, type FilterNode } from '../store/filter/index';
 import { selectRowPage, selectRows } from '../store/repositories/records';

@@ -7,6 +7,7 @@ import { createFetcher, decodeText, FetchError, isPdf, textPolicy, type FetchedB
 import { RendererUnavailable, type PageRenderer } from '../tools/chromium';
 import { PdfTextError, readPdfText } from '../tools/pdfText';
 import { finishReply, type HostedAgentHandler, type InProcessReply } from '../transports/inProcess';
+import { requestText } from './requestText';
 
 export const browseHelp = [
   'I read one web page for this chat, through the server (your address is never shown to the site).',
@@ -33,10 +34,7 @@ export type BrowseRequest =
 
 /** The message without the @browse mention: `links <url>`, `tables <url>`, or `<url> [what to look for]`. */
 export function browseRequest(content: string, username = 'browse'): BrowseRequest {
-  const text = content
-    .replace(/^(\s*@[A-Za-z0-9_]+)+/, '')
-    .replace(new RegExp(`(^|\\s)@${username}(?![A-Za-z0-9_])`, 'gi'), ' ')
-    .trim();
+  const text = requestText(content, username);
   if (text === '' || /^(help|\?)$/i.test(text)) return { kind: 'help' };
   // Chat clients wrap links as <url> or [text](url); trailing punctuation is the sentence's.
   const found = /<?(https?:\/\/[^\s<>()]+(?:\([^\s<>()]*\)[^\s<>()]*)*)>?/i.exec(text);

@@ -9,6 +9,7 @@ import { looksLikeSql } from '../tools/sqlCheck';
 import { finishReply, type HostedAgentHandler, type InProcessReply, type InProcessReplyStream } from '../transports/inProcess';
 import { chartFor, markdownTable, sqlBlock, tablesText } from './dataFormat';
 import type { DataJobOutcome, DataJobs, OpenedData } from './dataJobs';
+import { requestText } from './requestText';
 
 export interface DataAgentOptions {
   /** The files of the chat the question was asked in (and only those). */
@@ -44,11 +45,7 @@ export function dataHelp(queryTimeoutMs: number, jobDeadlineMs: number): string 
 export function dataRequest(content: string, username = 'data'): { kind: 'help' } | { kind: 'tables' } | { kind: 'sql'; sql: string } | { kind: 'question'; text: string } {
   const fenced = /```(?:sql)?\s*\n?([\s\S]*?)```/i.exec(content);
   if (fenced?.[1] !== undefined && fenced[1].trim() !== '') return { kind: 'sql', sql: fenced[1].trim() };
-  // Leading mentions (`@data`, or a test's `@data_fast`) and @data anywhere else are not the request.
-  const text = content
-    .replace(/^(\s*@[A-Za-z0-9_]+)+/, '')
-    .replace(new RegExp(`(^|\\s)@${username}(?![A-Za-z0-9_])`, 'gi'), ' ')
-    .trim();
+  const text = requestText(content, username);
   if (text === '' || /^(help|\?)$/i.test(text)) return { kind: 'help' };
   if (/^(tables|schema)$/i.test(text)) return { kind: 'tables' };
   if (looksLikeSql(text)) return { kind: 'sql', sql: text.replace(/;\s*$/, '') };

@@ -9,6 +9,7 @@ import { plainText, SearchError, type SearchHit, type SearchProvider } from '../
 import { WorkspaceSearch } from '../tools/search/workspace';
 import type { HostedAgentHandler, InProcessReply } from '../transports/inProcess';
 import { mergeRuns, searchResultsMessage, type RankedHit, type SearchRun } from './deepResults';
+import { requestText } from './requestText';
 
 export interface DeepAgentOptions {
   ai: AiGateway;
@@ -36,11 +37,7 @@ export const deepHelp = [
 
 /** The request without the leading mentions (and @deep anywhere). */
 export function deepRequest(content: string, username = 'deep'): string {
-  return content
-    .replace(/^(\s*@[A-Za-z0-9_]+)+/, '')
-    .replace(new RegExp(`(^|\\s)@${username}(?![A-Za-z0-9_])`, 'gi'), ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return requestText(content, username).replace(/\s+/g, ' ');
 }
 
 /** The model's plan, one query a line (bullets, numbers and quotes removed); at most 3. */

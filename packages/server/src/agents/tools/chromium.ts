@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext } from 'playwright-core';
-import { AllowList, systemResolver, type Resolver } from './guard';
+import { AllowList, systemResolver, type Resolver } from './addressGuard';
 import { startGuardedProxy, type GuardedProxy } from './guardedProxy';
 import { checkedAddress, defaultFetchMaxBytes, defaultFetchTimeoutMs, FetchError, shortUrl } from './fetcher';
 

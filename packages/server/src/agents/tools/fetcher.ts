@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
-import { addressRefusal, AllowList, effectivePort, isBadPort, systemResolver, type ResolvedAddress, type Resolver } from './guard';
+import { addressRefusal, AllowList, effectivePort, isBadPort, systemResolver, type ResolvedAddress, type Resolver } from './addressGuard';
 
 /**
  * The one guarded fetcher of the server (issue 12): @browse, @deep and the image proxy reach the

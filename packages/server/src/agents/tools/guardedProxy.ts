@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { AllowList, systemResolver, type ResolvedAddress, type Resolver } from './guard';
+import { AllowList, systemResolver, type ResolvedAddress, type Resolver } from './addressGuard';
 import { checkedAddress, defaultFetchMaxBytes, FetchError } from './fetcher';
 
 /**

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { stripUnsafeCharacters } from '@confab/client/rules';
 import { join } from 'node:path';
 import { fieldErrors, type FieldError, type FieldErrors } from '../../errors';
-import { chatsSchema } from '../../store/collections';
+import { chatsSchema } from '../../store/filterAllowLists';
 import { chatHasParticipant, never } from '../../store/conditions';
 import { formatTimestamp, newRecordId, randomAlphanumeric } from '../../store/ids';
 import type { ChatMembers, ChatRow } from '../../store/repositories/chats';

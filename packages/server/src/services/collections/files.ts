@@ -1,5 +1,5 @@
 import { fieldErrors, type FieldErrors } from '../../errors';
-import { filesSchema } from '../../store/collections';
+import { filesSchema } from '../../store/filterAllowLists';
 import { chatHasParticipant, never } from '../../store/conditions';
 import type { FileRow } from '../../store/repositories/files';
 import type { ChatEvents } from '../chatEvents';

@@ -1,5 +1,5 @@
 import type { FieldErrors } from '../../errors';
-import { messagesSchema } from '../../store/collections';
+import { messagesSchema } from '../../store/filterAllowLists';
 import { chatHasParticipant, never } from '../../store/conditions';
 import { formatTimestamp } from '../../store/ids';
 import type { MessageRow } from '../../store/repositories/messages';

@@ -1,6 +1,6 @@
 import { fieldErrors, type FieldErrors } from '../../errors';
 import { anyOf, columnEquals, columnIn, never, userSharesChatWith } from '../../store/conditions';
-import { usersSchema } from '../../store/collections';
+import { usersSchema } from '../../store/filterAllowLists';
 import { aiTokensUsed } from '../../agents/ai/usage';
 import { isUniqueViolation } from '../../store/database';
 import { formatTimestamp } from '../../store/ids';

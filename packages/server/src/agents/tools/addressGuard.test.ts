@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressRefusal, AllowList, isPublicAddress, parseAllowHosts } from './guard';
+import { addressRefusal, AllowList, isPublicAddress, parseAllowHosts } from './addressGuard';
 
 describe('address guard', () => {
   it('refuses every special-purpose address, IPv4 and IPv6', () => {

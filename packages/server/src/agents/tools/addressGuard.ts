@@ -3,9 +3,11 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * The address guard of the server-side fetcher (SSRF, issue 12): only plain global unicast
- * addresses may be reached, judged on the address the connection will really use (after DNS),
- * never on the spelling of the URL. The facts behind it: shared/reference/address-guard.md.
+ * The address guard of the server-side fetcher, @browse's Chromium proxy and the image proxy
+ * (SSRF, docs/SECURITY.md H7, H8): only plain global unicast addresses may be reached, judged on
+ * the address the connection will really use (after DNS), never on the spelling of the URL.
+ * Every ipaddr.js range but `unicast` is refused (loopback, private, link-local, CGNAT, multicast,
+ * reserved, NAT64, 6to4, Teredo …), and IPv4-mapped IPv6 is judged as the IPv4 it carries.
  */
 
 /** One resolved address of a name. */
