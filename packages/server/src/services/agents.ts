@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { AgentStatus, AgentType, AgentView } from '@confab/client/protocol';
+import type { AgentAnswer, AgentKeyAnswer, AgentListAnswer, AgentSearchAnswer, AgentStatus, AgentType, AgentView } from '@confab/client/protocol';
 import { apiKeyPrefix } from '@confab/client/protocol';
 import { isAgentUsername, stripUnsafeCharacters, usernameFromName } from '@confab/client/rules';
 import { ConfabServerError, fieldErrors, validationError, type FieldErrors } from '../errors';
@@ -95,7 +95,7 @@ export class AgentsService {
   }
 
   /** Spec §5/§6: site-wide developer and confab agents matching name, username or type; a chat narrows to the types it permits. */
-  async search(auth: RequestAuth, query: string | undefined, chatId: string | undefined) {
+  async search(auth: RequestAuth, query: string | undefined, chatId: string | undefined): Promise<AgentSearchAnswer> {
     const user = this.accounts.requireUser(auth);
     const text = (query ?? '').trim();
     if (text === '') throw validationError('The search needs at least 1 character.', { q: fieldErrors.required() });
@@ -117,7 +117,7 @@ export class AgentsService {
     };
   }
 
-  async mine(auth: RequestAuth) {
+  async mine(auth: RequestAuth): Promise<AgentListAnswer> {
     const user = this.accounts.requireUser(auth);
     return { agents: await this.views(await this.context.store.agents.listMine(user.id)) };
   }
@@ -196,7 +196,7 @@ export class AgentsService {
   }
 
   /** A developer agent of the caller; its key is answered this once. */
-  async create(auth: RequestAuth, body: Body) {
+  async create(auth: RequestAuth, body: Body): Promise<AgentKeyAnswer> {
     const user = this.accounts.requireUser(auth);
     const errors: FieldErrors = {};
     const input = await this.readNewAgent(body, errors);
@@ -218,7 +218,7 @@ export class AgentsService {
     return agent;
   }
 
-  async update(auth: RequestAuth, agentId: string, body: Body) {
+  async update(auth: RequestAuth, agentId: string, body: Body): Promise<AgentAnswer> {
     const agent = await this.ownAgent(auth, agentId);
     const errors: FieldErrors = {};
     const changes: { description?: string; site_wide_available?: number } = {};
@@ -241,7 +241,7 @@ export class AgentsService {
     await this.accounts.endSessions(agent.id);
   }
 
-  async rotateKey(auth: RequestAuth, agentId: string) {
+  async rotateKey(auth: RequestAuth, agentId: string): Promise<AgentKeyAnswer> {
     const agent = await this.ownAgent(auth, agentId);
     const apiKey = newApiKey();
     await this.context.store.agents.setKeyHash(agent.id, hashApiKey(apiKey), this.now());
@@ -257,12 +257,12 @@ export class AgentsService {
     return user;
   }
 
-  async listHosted(auth: RequestAuth) {
+  async listHosted(auth: RequestAuth): Promise<AgentListAnswer> {
     this.requireAdmin(auth);
     return { agents: await this.views(await this.context.store.agents.listHosted()) };
   }
 
-  async createHosted(auth: RequestAuth, body: Body) {
+  async createHosted(auth: RequestAuth, body: Body): Promise<AgentAnswer> {
     this.requireAdmin(auth);
     const type = readString(body, 'type');
     const errors: FieldErrors = {};

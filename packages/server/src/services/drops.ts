@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import type { DropListAnswer, DropPublishedFrame, WireDrop } from '@confab/client/protocol';
+import type {
+  BookmarkAnswer,
+  ChatDropsAnswer,
+  DiscoverChatsAnswer,
+  DropListAnswer,
+  DropNotificationsAnswer,
+  DropPublishedFrame,
+  FollowAnswer,
+  LikeAnswer,
+  WireDrop,
+} from '@confab/client/protocol';
 import { dropLimits } from '@confab/client/protocol';
 import { stripUnsafeCharacters } from '@confab/client/rules';
 import { ConfabServerError, fieldErrors, validationError, type FieldErrors } from '../errors';
@@ -87,32 +97,15 @@ export class DropsService {
 
   /** Drops as the caller sees them (their own like and bookmark flags, whether they may delete). */
   async views(user: UserRow, rows: readonly DropWithChat[]): Promise<WireDrop[]> {
-    const ids = rows.map((row) => row.id);
-    const flags = await this.store.drops.flagsOf(user.id, ids);
-    const adminOf = new Set<string>();
-    for (const chatId of new Set(rows.map((row) => row.chat))) if (await this.store.chats.isAdmin(chatId, user.id)) adminOf.add(chatId);
-    return rows.map((row) => ({
-      id: row.id,
-      slug: row.slug,
-      title: row.title,
-      excerpt: row.excerpt,
-      content: row.content,
-      featured_image: row.featured_image,
-      tags: parseTags(row.tags),
-      chat_id: row.chat,
-      chat_name: row.chat_name,
-      chat_avatar: chatAvatar(row.chat_name),
-      author_id: row.author ?? '',
-      author_name: row.author_name === null || row.author_name === '' ? (row.author_username ?? '') : row.author_name,
-      published_at: row.published_at,
-      view_count: Number(row.view_count),
-      like_count: Number(row.like_count),
-      reading_time: Number(row.reading_time),
-      is_liked: flags.liked.has(row.id),
-      is_bookmarked: flags.bookmarked.has(row.id),
-      can_delete: row.author === user.id || adminOf.has(row.chat),
-    }));
+    const [flags, adminOf] = await Promise.all([
+      this.store.drops.flagsOf(user.id, rows.map((row) => row.id)),
+      this.store.chats.adminChatIds(user.id, [...new Set(rows.map((row) => row.chat))]),
+    ]);
+    return rows.map((row) =>
+      dropView(row, { liked: flags.liked.has(row.id), bookmarked: flags.bookmarked.has(row.id), canDelete: row.author === user.id || adminOf.has(row.chat) }),
+    );
   }
+
 
   private async view(user: UserRow, row: DropWithChat): Promise<WireDrop> {
     const [drop] = await this.views(user, [row]);
@@ -181,13 +174,13 @@ export class DropsService {
     }
   }
 
-  /** Followers' open apps learn of the new drop (each sees it with its own flags: none yet). */
+  /** Followers' open apps learn of the new drop, each with its own flags (none yet: it was just published). */
   private async announce(row: DropWithChat): Promise<void> {
     const followers = await this.store.drops.followers(row.chat);
+    const admins = new Set((await this.store.chats.membersOf([row.chat])).get(row.chat)?.admins ?? []);
     for (const followerId of followers) {
-      const follower = await this.store.users.findById(followerId);
-      if (follower === undefined) continue;
-      const frame: DropPublishedFrame = { type: 'drop_published', drop: await this.view(follower, row) };
+      const canDelete = row.author === followerId || admins.has(followerId);
+      const frame: DropPublishedFrame = { type: 'drop_published', drop: dropView(row, { liked: false, bookmarked: false, canDelete }) };
       const event: UserFrameEvent = { kind: 'frame', frame: JSON.stringify(frame) };
       try {
         await this.context.bus.publish(userChannel(followerId), event);
@@ -216,7 +209,7 @@ export class DropsService {
     await this.store.drops.delete(row.id);
   }
 
-  async toggleLike(auth: RequestAuth, id: string) {
+  async toggleLike(auth: RequestAuth, id: string): Promise<LikeAnswer> {
     const user = this.accounts.requireUser(auth);
     const dropId = await this.store.drops.idOf(id);
     if (dropId === undefined) throw notFoundDrop();
@@ -224,7 +217,7 @@ export class DropsService {
     return { liked: result.liked, like_count: result.likeCount };
   }
 
-  async toggleBookmark(auth: RequestAuth, id: string) {
+  async toggleBookmark(auth: RequestAuth, id: string): Promise<BookmarkAnswer> {
     const user = this.accounts.requireUser(auth);
     const row = await this.store.drops.find(id);
     if (row === undefined) throw notFoundDrop();
@@ -310,7 +303,7 @@ export class DropsService {
     }
   }
 
-  async chatDrops(auth: RequestAuth, chatId: string) {
+  async chatDrops(auth: RequestAuth, chatId: string): Promise<ChatDropsAnswer> {
     const user = this.accounts.requireUser(auth);
     const chat = await this.store.chats.findById(chatId);
     if (chat === undefined) throw notFoundChat();
@@ -335,7 +328,7 @@ export class DropsService {
 
   // ---- follows, discover, notifications ----
 
-  async follow(auth: RequestAuth, chatId: string, following: boolean) {
+  async follow(auth: RequestAuth, chatId: string, following: boolean): Promise<FollowAnswer> {
     const user = this.accounts.requireUser(auth);
     const chat = await this.store.chats.findById(chatId);
     if (chat === undefined) throw notFoundChat();
@@ -354,24 +347,22 @@ export class DropsService {
     await this.store.drops.follow(chatId, userIds, this.now());
   }
 
-  async discoverChats(auth: RequestAuth) {
+  async discoverChats(auth: RequestAuth): Promise<DiscoverChatsAnswer> {
     const user = this.accounts.requireUser(auth);
     const rows = await this.store.drops.discoverChats(user.id, 20);
-    const chats = [];
-    for (const row of rows) {
-      chats.push({
-        id: row.id,
-        name: row.name,
-        avatar: chatAvatar(row.name),
-        drop_count: Number(row.drop_count),
-        follower_count: await this.store.drops.followerCount(row.id),
-        last_drop_at: String(row.last_drop_at),
-      });
-    }
+    const followerCounts = await this.store.drops.followerCounts(rows.map((row) => row.id));
+    const chats = rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      avatar: chatAvatar(row.name),
+      drop_count: Number(row.drop_count),
+      follower_count: followerCounts.get(row.id) ?? 0,
+      last_drop_at: String(row.last_drop_at),
+    }));
     return { chats };
   }
 
-  async notifications(auth: RequestAuth) {
+  async notifications(auth: RequestAuth): Promise<DropNotificationsAnswer> {
     const user = this.accounts.requireUser(auth);
     const lastRead = (await this.store.drops.lastRead(user.id)) ?? user.created;
     const { ids, count } = await this.store.drops.notificationIds(user.id, lastRead, 20);
@@ -382,6 +373,31 @@ export class DropsService {
     const user = this.accounts.requireUser(auth);
     await this.store.drops.markRead(user.id, this.now());
   }
+}
+
+/** A drop on the wire, with what only its reader can know: their like and bookmark, and whether they may delete it. */
+function dropView(row: DropWithChat, reader: { liked: boolean; bookmarked: boolean; canDelete: boolean }): WireDrop {
+  return {
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    excerpt: row.excerpt,
+    content: row.content,
+    featured_image: row.featured_image,
+    tags: parseTags(row.tags),
+    chat_id: row.chat,
+    chat_name: row.chat_name,
+    chat_avatar: chatAvatar(row.chat_name),
+    author_id: row.author ?? '',
+    author_name: row.author_name === null || row.author_name === '' ? (row.author_username ?? '') : row.author_name,
+    published_at: row.published_at,
+    view_count: Number(row.view_count),
+    like_count: Number(row.like_count),
+    reading_time: Number(row.reading_time),
+    is_liked: reader.liked,
+    is_bookmarked: reader.bookmarked,
+    can_delete: reader.canDelete,
+  };
 }
 
 function chunk(ids: readonly string[], size: number): string[][] {

@@ -102,6 +102,13 @@ export class ChatsRepository {
     return row !== undefined;
   }
 
+  /** Which of `chatIds` the user is an admin of, in one query. */
+  async adminChatIds(userId: string, chatIds: readonly string[]): Promise<Set<string>> {
+    if (chatIds.length === 0) return new Set();
+    const rows = await this.db.selectFrom('chat_admins').select('chat_id').where('user_id', '=', userId).where('chat_id', 'in', [...chatIds]).execute();
+    return new Set(rows.map((row) => row.chat_id));
+  }
+
   async isAdmin(chatId: string, userId: string): Promise<boolean> {
     const row = await this.db
       .selectFrom('chat_admins')

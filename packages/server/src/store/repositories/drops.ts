@@ -231,6 +231,20 @@ export class DropsRepository {
     return Number(row?.count ?? 0);
   }
 
+  /** Follower counts of several chats in one query (0 for a chat nobody follows). */
+  async followerCounts(chatIds: readonly string[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>(chatIds.map((id) => [id, 0]));
+    if (chatIds.length === 0) return counts;
+    const rows = await this.db
+      .selectFrom('chat_follows')
+      .select(['chat_id', sql<number | string>`count(*)`.as('count')])
+      .where('chat_id', 'in', [...chatIds])
+      .groupBy('chat_id')
+      .execute();
+    for (const row of rows) counts.set(row.chat_id, Number(row.count));
+    return counts;
+  }
+
   async followers(chatId: string): Promise<string[]> {
     return (await this.db.selectFrom('chat_follows').select('user_id').where('chat_id', '=', chatId).execute()).map((row) => row.user_id);
   }
