@@ -4,6 +4,7 @@ import type { AgentAnswer, AgentKeyAnswer, AgentListAnswer, AgentSearchAnswer, A
 import type { RealtimeConnection } from '../realtime/RealtimeConnection';
 import type { ConfabStore } from '../store/createConfabStore';
 import { shouldSearchAgents, validateAgentCreation, validateHostedAgentCreation } from '../validation/content';
+import { LatestOnly } from '../store/latestOnly';
 
 export type { AgentSearchHit, AgentView };
 
@@ -75,7 +76,8 @@ const hostedPath = (id: string) => `/api/admin/confab-agents/${encodeURIComponen
 export class AgentsService {
   private readonly cache = new Map<string, CachedSearch>();
   private readonly now: () => number;
-  private loadGeneration = 0;
+  /** Loads of store.agents: a late answer never overwrites a newer one or another person's. */
+  private readonly loads = new LatestOnly();
 
   constructor(private readonly dependencies: AgentsServiceDependencies) {
     this.now = dependencies.now ?? (() => Date.now());
@@ -94,7 +96,7 @@ export class AgentsService {
     store.subscribe((state, previous) => {
       if (state.user?.id === previous.user?.id) return;
       this.cache.clear();
-      this.loadGeneration += 1;
+      this.loads.renew();
     });
   }
 
@@ -128,16 +130,16 @@ export class AgentsService {
   /** The user's developer agents, then every Confab agent, into store.agents. */
   async mine(): Promise<AgentView[]> {
     const { store, request } = this.dependencies;
-    const generation = ++this.loadGeneration;
+    const signal = this.loads.renew();
     store.setState({ agentsLoading: true, agentsError: null });
     try {
       const answer = await request<AgentListAnswer>('/api/agents/mine');
       const agents = answer?.agents ?? [];
-      if (generation === this.loadGeneration) store.setState({ agents, agentsLoading: false });
+      if (!signal.aborted) store.setState({ agents, agentsLoading: false });
       return agents;
     } catch (error) {
       const failure = toConfabError(error);
-      if (generation === this.loadGeneration) store.setState({ agentsLoading: false, agentsError: failure.message });
+      if (!signal.aborted) store.setState({ agentsLoading: false, agentsError: failure.message });
       throw failure;
     }
   }

@@ -5,6 +5,7 @@ import type { RealtimeConnection } from '../realtime/RealtimeConnection';
 import type { ConfabStore } from '../store/createConfabStore';
 import { classifyInviteInput, shouldSearchInviteSuggestions } from '../validation/content';
 import { messages } from '../validation/messages';
+import { LatestOnly } from '../store/latestOnly';
 
 /** GET /api/invitation/{token} (docs/CONTRACTS.md, issue 4); the wire type of `@confab/client/protocol`. */
 export type Invitation = InvitationView;
@@ -70,7 +71,8 @@ const path = (token: string) => encodeURIComponent(token);
 export class InvitationsService {
   /** True once listPending() ran for this session: live updates only refresh a list someone shows. */
   private listed = false;
-  private loadGeneration = 0;
+  /** Loads of store.invitations: a late answer never overwrites a newer one or another person's. */
+  private readonly loads = new LatestOnly();
 
   constructor(private readonly dependencies: InvitationsServiceDependencies) {
     const { realtime, store } = dependencies;
@@ -84,7 +86,7 @@ export class InvitationsService {
     store.subscribe((state, previous) => {
       if (state.user?.id !== previous.user?.id) {
         this.listed = false;
-        this.loadGeneration += 1;
+        this.loads.renew();
       }
     });
   }
@@ -100,16 +102,16 @@ export class InvitationsService {
   async listPending(): Promise<PendingInvitation[]> {
     const { store, request } = this.dependencies;
     this.listed = true;
-    const generation = ++this.loadGeneration;
+    const signal = this.loads.renew();
     store.setState({ invitationsLoading: true, invitationsError: null });
     try {
       const answer = await request<MyInvitationsAnswer>('/api/my-invitations');
       const invitations = answer?.invitations ?? [];
-      if (generation === this.loadGeneration) store.setState({ invitations, invitationsLoading: false });
+      if (!signal.aborted) store.setState({ invitations, invitationsLoading: false });
       return invitations;
     } catch (error) {
       const failure = toConfabError(error);
-      if (generation === this.loadGeneration) store.setState({ invitationsLoading: false, invitationsError: failure.message });
+      if (!signal.aborted) store.setState({ invitationsLoading: false, invitationsError: failure.message });
       throw failure;
     }
   }

@@ -10,6 +10,7 @@ import { validateMessage } from '../validation/content';
 import { contiguousSeq, mergeMessages, oldestSeq, updateUnconfirmed } from './mergeMessages';
 import { messageFromRecord, messageFromWire } from './normalize';
 import { Outbox } from './outbox';
+import { LatestOnly } from '../store/latestOnly';
 
 const messagesCollection = 'messages';
 
@@ -43,8 +44,8 @@ export class MessagesService {
   /** Sends written while the socket was (re)connecting, sent once it is connected. */
   private readonly held = new Set<string>();
   private openChatId: string | null = null;
-  /** Bumped by every open/close so answers for a chat no longer open are dropped. */
-  private generation = 0;
+  /** Renewed by every open and close, so answers for a chat no longer open are dropped. */
+  private readonly loads = new LatestOnly();
   private olderRequest: Promise<{ hasMore: boolean }> | null = null;
   /** Agents at work in the open chat: streamed replies, status lines, notices (issue 9). */
   private readonly activity: AgentActivity;
@@ -99,7 +100,7 @@ export class MessagesService {
   async open(chatId: string): Promise<void> {
     const { store, realtime } = this.dependencies;
     if (this.openChatId !== null && this.openChatId !== chatId) realtime.leave(this.openChatId);
-    const generation = ++this.generation;
+    const signal = this.loads.renew();
     this.openChatId = chatId;
     this.olderRequest = null;
     this.activity.reset();
@@ -107,14 +108,14 @@ export class MessagesService {
     store.setState({ currentChat: known, messages: [], hasOlderMessages: false, loadingMessages: true });
     try {
       const chat = known ?? (await this.dependencies.getChat(chatId));
-      if (generation !== this.generation) return;
+      if (signal.aborted) return;
       if (known === null) store.setState({ currentChat: chat });
       const page = await this.fetchPage(chatId, null);
-      if (generation !== this.generation) return;
+      if (signal.aborted) return;
       store.setState((state) => ({ messages: mergeMessages(state.messages, page.messages), hasOlderMessages: page.hasMore, loadingMessages: false }));
       realtime.join(chatId, page.messages.at(-1)?.seq ?? 0);
     } catch (error) {
-      if (generation === this.generation) store.setState({ loadingMessages: false });
+      if (!signal.aborted) store.setState({ loadingMessages: false });
       throw toConfabError(error);
     }
   }
@@ -122,7 +123,7 @@ export class MessagesService {
   /** Closes the current chat if it is chatId: leaves it and clears currentChat and the messages. */
   closeChat(chatId: string): void {
     if (this.openChatId !== chatId) return;
-    this.generation += 1;
+    this.loads.renew();
     this.openChatId = null;
     this.olderRequest = null;
     this.activity.reset();
@@ -137,16 +138,16 @@ export class MessagesService {
     if (this.olderRequest !== null) return this.olderRequest;
     const before = oldestSeq(store.getState().messages);
     if (!store.getState().hasOlderMessages || before === null) return Promise.resolve({ hasMore: false });
-    const generation = this.generation;
+    const signal = this.loads.signal;
     store.setState({ loadingMessages: true });
     const request = this.fetchPage(chatId, before).then(
       (page) => {
-        if (generation !== this.generation) return { hasMore: false };
+        if (signal.aborted) return { hasMore: false };
         store.setState((state) => ({ messages: mergeMessages(state.messages, page.messages), hasOlderMessages: page.hasMore, loadingMessages: false }));
         return { hasMore: page.hasMore };
       },
       (error: unknown) => {
-        if (generation === this.generation) store.setState({ loadingMessages: false });
+        if (!signal.aborted) store.setState({ loadingMessages: false });
         throw toConfabError(error);
       },
     );
@@ -198,7 +199,7 @@ export class MessagesService {
 
   /** Forgets the open chat and every unconfirmed send (logout). */
   clear(): void {
-    this.generation += 1;
+    this.loads.renew();
     this.held.clear();
     this.openChatId = null;
     this.olderRequest = null;
@@ -245,7 +246,7 @@ export class MessagesService {
    */
   private async fillGap(chatId: string): Promise<void> {
     const { pb, store, realtime } = this.dependencies;
-    const generation = this.generation;
+    const signal = this.loads.signal;
     const from = realtime.lastSeq(chatId) ?? 0;
     try {
       const records = await pb.collection(messagesCollection).getFullList<MessageRecord>({
@@ -254,7 +255,7 @@ export class MessagesService {
         expand: 'author',
         batch: constants.list.fullListBatchSize,
       });
-      if (generation !== this.generation) return;
+      if (signal.aborted) return;
       this.merge(records.map(messageFromRecord));
       realtime.advance(chatId, contiguousSeq(store.getState().messages, from));
     } catch {
