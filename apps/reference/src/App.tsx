@@ -1,6 +1,6 @@
 import type { ConfabClient } from '@confab/client';
-import { AppRoutes } from './router';
-import { RootLayout } from './routes/RootLayout';
+import { AppRoutes } from './routeTable';
+import { RootLayout } from './layouts/RootLayout';
 
 export interface AppProps {
   client: ConfabClient;
@@ -8,7 +8,7 @@ export interface AppProps {
 
 /**
  * The reference app: spec §2 routes mapped onto @confab/chat-ui screens. Navigation is chat-ui's
- * own (the History API); routing/router.tsx matches the route table against it.
+ * own (the History API); routing/engine.tsx matches the route table (routeTable.tsx) against it.
  */
 export function App({ client }: AppProps) {
   return (

@@ -1,5 +1,5 @@
 import { AppShell, MyAgentsScreen } from '@confab/chat-ui';
-import { PrivateRoute } from '../routes/PrivateRoute';
+import { PrivateRoute } from '../layouts/PrivateRoute';
 
 /** /agents (private): My Agents inside the signed-in shell; back goes to '/'. */
 export default function Page() {

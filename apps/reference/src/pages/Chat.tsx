@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
-import { useLocation, useNavigate, useParams } from '../routing/router';
+import { useLocation, useNavigate, useParams } from '../routing/engine';
 import { ChatPage } from '@confab/chat-ui';
-import { firstMessageFrom } from '../routes/navigationState';
+import { firstMessageFrom } from '../layouts/navigationState';
 
 /** /chat/:id; a chat just started with an agent carries its first message in the navigation state. */
 export default function Page() {

@@ -1,4 +1,4 @@
-import { useParams } from '../routing/router';
+import { useParams } from '../routing/engine';
 import { ChatDropsScreen } from '@confab/chat-ui';
 
 /** /chat/:id/drops, inside the chat layout (the sidebar highlights the chat). */

@@ -1,6 +1,6 @@
-import { Outlet, useParams } from '../routing/router';
+import { Outlet, useParams } from '../routing/engine';
 import { AppShell } from '@confab/chat-ui';
-import { PrivateRoute } from '../routes/PrivateRoute';
+import { PrivateRoute } from '../layouts/PrivateRoute';
 
 /** /chat/*: the signed-in shell stays mounted while the routed main area changes. */
 export default function Page() {

@@ -1,4 +1,4 @@
-import { useParams } from '../routing/router';
+import { useParams } from '../routing/engine';
 import { ChatOptionsScreen } from '@confab/chat-ui';
 
 /** /chat/:id/options */

@@ -1,4 +1,4 @@
-import { useSearchParams } from '../routing/router';
+import { useSearchParams } from '../routing/engine';
 import { CompleteSignupPage } from '@confab/chat-ui';
 
 /** /complete-signup?user_id=…&chat_id=…&temp_password=… */

@@ -1,5 +1,5 @@
 import { AppShell, ConfabAgentsScreen } from '@confab/chat-ui';
-import { PrivateRoute } from '../routes/PrivateRoute';
+import { PrivateRoute } from '../layouts/PrivateRoute';
 
 /** /admin/confab-agents (private): the screen itself tells non-admins it is for admins. */
 export default function Page() {

@@ -1,4 +1,4 @@
-import { useParams } from '../routing/router';
+import { useParams } from '../routing/engine';
 import { DropScreen } from '@confab/chat-ui';
 
 /** /drops/:slug: one drop; also where a new drop opens. */

@@ -1,6 +1,6 @@
-import { Outlet } from '../routing/router';
+import { Outlet } from '../routing/engine';
 import { AppShell } from '@confab/chat-ui';
-import { PrivateRoute } from '../routes/PrivateRoute';
+import { PrivateRoute } from '../layouts/PrivateRoute';
 
 /**
  * /drops/* (private): the signed-in shell stays mounted while the feed tabs and drops change

@@ -1,4 +1,4 @@
-import { useParams, useSearchParams } from '../routing/router';
+import { useParams, useSearchParams } from '../routing/engine';
 import { JoinScreen } from '@confab/chat-ui';
 
 /** /join/:token, or /join?token=… (spec §2: the token may also come from the query). */

@@ -1,4 +1,4 @@
-import { useSearchParams } from '../routing/router';
+import { useSearchParams } from '../routing/engine';
 import { LoginScreen, safeRedirectPath } from '@confab/chat-ui';
 
 /** /login?redirect=/join/… : only same-origin paths are honoured, anything else goes to '/'. */

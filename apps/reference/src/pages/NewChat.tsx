@@ -1,6 +1,6 @@
-import { useLocation } from '../routing/router';
+import { useLocation } from '../routing/engine';
 import { CreateChatScreen } from '@confab/chat-ui';
-import { preselectedAgentFrom } from '../routes/navigationState';
+import { preselectedAgentFrom } from '../layouts/navigationState';
 
 /** /chat/new: navigation state may carry a preselectedAgent (spec §2), from the agent search. */
 export default function Page() {

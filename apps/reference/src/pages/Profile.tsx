@@ -1,5 +1,5 @@
 import { AppShell, ProfileScreen } from '@confab/chat-ui';
-import { PrivateRoute } from '../routes/PrivateRoute';
+import { PrivateRoute } from '../layouts/PrivateRoute';
 
 /** /profile (private), inside the signed-in shell; back goes to '/'. */
 export default function Page() {

@@ -1,4 +1,4 @@
-import { useSearchParams } from '../routing/router';
+import { useSearchParams } from '../routing/engine';
 import { RegisterScreen } from '@confab/chat-ui';
 
 /** /register?source=…&user_type=… (the landing call to action sends main-landing / mixed). */

@@ -1,4 +1,4 @@
-import { useSearchParams } from '../routing/router';
+import { useSearchParams } from '../routing/engine';
 import { ResetPasswordScreen } from '@confab/chat-ui';
 
 /** /reset-password?token=… from the mailed link. */

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Navigate, useLocation } from '../routing/router';
+import { Navigate, useLocation } from '../routing/engine';
 import { usePrivateRoute } from '@confab/chat-ui';
 
 export interface PrivateRouteProps {

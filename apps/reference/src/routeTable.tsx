@@ -1,8 +1,8 @@
 import { Suspense } from 'react';
-import { Navigate, Outlet, Router, type RouteDefinition } from './routing/router';
+import { Navigate, Outlet, Router, type RouteDefinition } from './routing/engine';
 import type { DropsFeedScreenProps } from '@confab/chat-ui';
 import { lazyPage } from './pageModules';
-import { PageLoading } from './routes/PageLoading';
+import { PageLoading } from './layouts/PageLoading';
 
 const Home = lazyPage('home');
 const Login = lazyPage('login');
