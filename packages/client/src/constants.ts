@@ -1,5 +1,5 @@
 /**
- * Business constants and limits of spec §9, in one place so screens, the client and the
+ * Business constants and limits of docs/PRODUCT.md §9, in one place so screens, the client and the
  * server agree. Durations carry their unit in the name.
  */
 export const constants = {

@@ -1,6 +1,7 @@
 /**
- * The sanitiser's explicit allow-list for message HTML (spec §1: "Rendered HTML is sanitised with
- * an allow-list of tags and attributes. The attributes style and onload are forbidden").
+ * The sanitiser's explicit allow-list for message HTML (docs/PRODUCT.md §1: "Rendered HTML is
+ * sanitised with an allow-list of tags and attributes. The attributes style and onload are
+ * forbidden").
  *
  * Everything not listed here is dropped. The list covers what marked emits for GFM markdown plus
  * the inline HTML agents commonly write; it deliberately leaves out anything that can run script,

@@ -1,11 +1,13 @@
 import { constants } from '../constants';
 
-// Documents of spec §5 plus the audio types the server also accepts (docs/CONTRACTS.md, issue 5).
+// Documents of docs/PRODUCT.md §5 plus the audio types the server also accepts (docs/CONTRACTS.md,
+// Files).
 const supportedFormats = [...constants.upload.allowedExtensions, ...constants.upload.audioExtensions].join(', ');
 
 /**
- * Every user-facing text of spec §4, §5 and §8, verbatim. Entries marked "ours" cover rules the
- * spec states without a text; change a spec text only together with the spec.
+ * Every user-facing text of docs/PRODUCT.md §4, §5 and §8 (the section numbers below), verbatim.
+ * Entries marked "ours" cover rules stated there without a text; change such a text only together
+ * with docs/PRODUCT.md.
  */
 export const messages = {
   // §5 Login and Register
