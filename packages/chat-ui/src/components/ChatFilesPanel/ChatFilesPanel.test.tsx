@@ -190,7 +190,8 @@ describe('ChatFilesPanel', () => {
       backend.addFile({ chat: chatId, uploaded_by: alice.id, original_name: 'mine.txt' });
     });
     await screen.findByRole('list', { name: 'Files' });
-    // Spec §6: users delete only files they uploaded, so Bob's file offers Download but no Delete.
+    // docs/PRODUCT.md §6: users delete only files they uploaded, so Bob's file offers Download but
+    // no Delete.
     const bobs = fileItems().find((item) => within(item).queryByRole('button', { name: 'bobs.pdf' }) !== null)!;
     expect(within(bobs).queryByRole('button', { name: /^Delete/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete bobs.pdf' })).not.toBeInTheDocument();

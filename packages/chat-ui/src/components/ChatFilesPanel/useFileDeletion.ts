@@ -17,9 +17,9 @@ export interface FileDeletion {
 }
 
 /**
- * Spec §5 File deletion (after a confirmation) and §8 Files texts: a 404 is the permission text,
- * other failures 'Failed to delete file'; in bulk, a partial or total failure has its own text.
- * `onDeleted` runs whenever at least one file went away.
+ * docs/PRODUCT.md §5 File deletion (after a confirmation) and §8 Files texts: a 404 is the
+ * permission text, other failures 'Failed to delete file'; in bulk, a partial or total failure has
+ * its own text. `onDeleted` runs whenever at least one file went away.
  */
 export function useFileDeletion(onDeleted: () => void): FileDeletion {
   const client = useConfabClient();

@@ -10,7 +10,7 @@ export interface AgentCardProps {
   agent: AgentView;
   /** A new key after rotation (shown once by the screen). */
   onKey: (rotated: AgentWithKey) => void;
-  /** Asks before deleting; default window.confirm with the spec §8 text. */
+  /** Asks before deleting; default window.confirm with the docs/PRODUCT.md §8 text. */
   confirm?: (question: string) => boolean;
 }
 
