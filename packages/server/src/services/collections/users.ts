@@ -18,7 +18,7 @@ import { booleanOf, collectionIds, type RecordCollection, type RecordJson } from
 
 export { agentTypes };
 
-/** Rules of the users collection (issue 2 §2): see `viewCondition`, `create`, `update`, `delete`. */
+/** Rules of the users collection (docs/SECURITY.md Z1, A8–A10): see `viewCondition`, `create`, `update`, `delete`. */
 export class UsersCollection implements RecordCollection {
   readonly name = 'users';
   readonly id = collectionIds.users;
@@ -157,7 +157,7 @@ export class UsersCollection implements RecordCollection {
     return { id: row.id, viewAs: { user: row, ip: auth.ip } };
   }
 
-  /** Only the owner, only the spec §7 users-update fields the user owns (plus a password change with oldPassword). */
+  /** Only the owner, only the docs/PRODUCT.md §7 users-update fields the user owns (plus a password change with oldPassword). */
   async update(auth: RequestAuth, id: string, body: Body): Promise<void> {
     const row = auth.user?.id === id ? await this.context.store.users.findById(id) : undefined;
     if (row === undefined) throw recordErrors.notFound();
