@@ -93,7 +93,8 @@ describeBrowser('message renderer against an XSS corpus in Chromium', () => {
     const context = await browser.newContext();
     const violations: string[] = [];
     let current = 'page load';
-    // Remote images are allowed by the spec (lazy); they are aborted so nothing really leaves.
+    // Remote images are allowed by docs/PRODUCT.md §1 (lazy); they are aborted so nothing really
+    // leaves.
     await context.route('**/*', async (route) => {
       const request = route.request();
       if (request.url().startsWith(`${origin}/`)) return route.continue();

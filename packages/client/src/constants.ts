@@ -38,7 +38,7 @@ export const constants = {
   feedTabs: ['following', 'trending', 'discover'],
   defaultFeedTab: 'following',
   titleFlashIntervalMs: 1500,
-  // Not in the spec, chosen here: how long an optimistic message stays pending before it is
+  // Not in docs/PRODUCT.md, chosen here: how long an optimistic message stays pending before it is
   // marked failed, and how many messages one history page holds.
   messageSendTimeoutMs: 10_000,
   messagePageSize: 50,

@@ -175,7 +175,7 @@ export interface SearchResultsData {
  */
 export type AgentRecord = AgentView;
 
-/** The spec's agent search result form (docs/PRODUCT.md §3, Agent): the protocol's AgentSearchHit. */
+/** The agent search result form of docs/PRODUCT.md §3 (Agent): the protocol's AgentSearchHit. */
 export type AgentSearchResult = AgentSearchHit;
 
 export interface FileRecord extends BaseRecord {

@@ -21,7 +21,8 @@ export function agentTypeLabel(agentType: AgentSearchHit['agent_type'] | string)
 
 /**
  * The first message a chat started from the agent search sends (docs/PRODUCT.md §7): @drops gets
- * the spec's example request; any other agent just its mention, for the person to finish.
+ * the example request of docs/PRODUCT.md §7; any other agent just its mention, for the person to
+ * finish.
  */
 export function firstMessageFor(agent: Pick<AgentSearchHit, 'username'>): string {
   return agent.username === 'drops' ? '@drops create a summary drop about our recent discussion' : `@${agent.username} `;

@@ -111,7 +111,7 @@ export class FilesService {
 
   /**
    * Deletes a file; only its uploader may (docs/PRODUCT.md §6). The server answers 404 to anyone
-   * else, which rejects with status 404 and the spec's permission text.
+   * else, which rejects with status 404 and the permission text of docs/PRODUCT.md §8.
    */
   async remove(fileId: string): Promise<void> {
     try {

@@ -33,7 +33,7 @@ export interface AgentView {
   updated: string;
 }
 
-/** The spec's agent search result form (docs/PRODUCT.md §3, Agent). */
+/** The agent search result form of docs/PRODUCT.md §3 (Agent). */
 export type AgentSearchHit = Pick<AgentView, 'id' | 'name' | 'username' | 'agent_type' | 'description' | 'status' | 'created_by'>;
 
 /** GET /api/agents/search?q=…[&chat_id=…]. */

@@ -19,7 +19,7 @@ export type { ChartMessage } from './charts';
 export { chartLimits } from './charts';
 export { dropLimits, reservedDropSlugs } from './drops';
 
-/** The message as the gateway sends it (the spec's normalised message form). */
+/** The message as the gateway sends it (the normalised message form of docs/PRODUCT.md §3). */
 export interface WireMessage {
   message_id: string;
   chat_id: string;
@@ -94,7 +94,7 @@ export interface AuthSuccessFrame {
 
 export interface AuthErrorFrame {
   type: 'authError';
-  /** The spec does not show the content; a human-readable reason when present. */
+  /** docs/PRODUCT.md does not give the content; a human-readable reason when present. */
   message?: string;
 }
 

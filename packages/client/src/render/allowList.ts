@@ -26,7 +26,7 @@ export const ALLOWED_ATTRIBUTES = [
   'title', 'width',
 ] as const;
 
-/** Named explicitly (on top of the allow-list) because the spec forbids them by name. */
+/** Named explicitly (on top of the allow-list) because docs/PRODUCT.md §1 forbids them by name. */
 export const FORBIDDEN_ATTRIBUTES = ['style', 'onload', 'onerror', 'srcset', 'formaction', 'xlink:href'] as const;
 
 /** Named explicitly so a later widening of ALLOWED_TAGS cannot let these in by accident. */

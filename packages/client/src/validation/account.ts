@@ -3,8 +3,8 @@ import { messages } from './messages';
 
 /*
  * Account form rules of docs/PRODUCT.md §5. Each returns null when valid, else the exact message of
- * the first failing rule, checked in the spec's order. Text fields count as empty when blank after
- * trimming; passwords are never trimmed (spaces are valid password characters).
+ * the first failing rule, checked in the order docs/PRODUCT.md §5 gives. Text fields count as empty
+ * when blank after trimming; passwords are never trimmed (spaces are valid password characters).
  */
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -108,8 +108,8 @@ export class AgentsService {
     }
     const found = await this.context.store.agents.search(text.slice(0, 100), types, searchLimit);
     const views = await this.views(found);
-    // The spec's search form carries created_by; only the caller's own agents show it, as in
-    // the users records (docs/SECURITY.md G14): who made an agent is its owner's to know.
+    // The search form of docs/PRODUCT.md §3 carries created_by; only the caller's own agents show
+    // it, as in the users records (docs/SECURITY.md G14): who made an agent is its owner's to know.
     return {
       agents: views.map(({ id, name, username, agent_type, description, status, created_by }) => ({
         id, name, username, agent_type, description, status, created_by: created_by === user.id ? created_by : '',

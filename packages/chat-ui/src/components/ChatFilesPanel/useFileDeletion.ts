@@ -7,7 +7,7 @@ export type BulkDeleteOutcome = 'cancelled' | 'all' | 'partial' | 'none';
 
 export interface FileDeletion {
   busy: boolean;
-  /** The outcome to show (the spec's texts), or null. */
+  /** The outcome to show (the texts of docs/PRODUCT.md §8), or null. */
   error: string | null;
   clearError: () => void;
   /** Asks for confirmation, then deletes one file. */

@@ -17,8 +17,8 @@ const hasFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? [
 
 /**
  * docs/PRODUCT.md §2 Upload zone: Choose Files or drag and drop (several files at once), a live
- * percentage per file, errors per file with the spec's texts, and the list of recently uploaded
- * files.
+ * percentage per file, errors per file with the texts of docs/PRODUCT.md §5, and the list of
+ * recently uploaded files.
  */
 export function UploadZone({ chatId, id, hidden = false, onUploaded }: UploadZoneProps) {
   const { items, start, dismiss, retry } = useUploads(chatId, onUploaded);

@@ -16,7 +16,7 @@ export interface AgentCardProps {
 
 const defaultConfirm = (question: string) => window.confirm(question);
 
-/** Asked before a new key replaces the old one (ours: the spec gives no text). */
+/** Asked before a new key replaces the old one (ours: docs/PRODUCT.md gives no text). */
 export function rotateKeyConfirmation(username: string): string {
   return `Create a new API key for @${username}? The current key stops working at once, and the running agent disconnects.`;
 }

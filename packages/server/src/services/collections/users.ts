@@ -173,7 +173,8 @@ export class UsersCollection implements RecordCollection {
     if (hasField(body, 'site_wide_available')) {
       changes['site_wide_available'] = readBoolean(body, 'site_wide_available') === false ? 0 : 1;
     }
-    // `openai_api_key` / `gemini_api_key` (CONTRACTS); the spec's `*_encrypted` names are accepted too.
+    // `openai_api_key` / `gemini_api_key` (CONTRACTS); the `*_encrypted` names of docs/PRODUCT.md
+    // §3 are accepted too.
     for (const provider of ['openai', 'gemini'] as const) {
       for (const field of [`${provider}_api_key`, `${provider}_api_key_encrypted`]) {
         if (hasField(body, field)) changes[`${provider}_api_key_encrypted`] = this.sealKey(id, readString(body, field) ?? '');
