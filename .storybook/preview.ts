@@ -9,8 +9,8 @@ const preview: Preview = {
     layout: 'fullscreen',
     viewport: {
       options: {
-        // The phone issue 13 measures on (390×844); stories tagged 'narrow' use it, and the
-        // Storybook checks (.storybook/stories.test.ts) run those stories at this size.
+        // The phone the end-to-end checks measure on (390×844); stories tagged 'narrow' use it, and
+        // the Storybook checks (.storybook/stories.test.ts) run those stories at this size.
         phone: { name: 'Phone (390×844)', styles: { width: '390px', height: '844px' }, type: 'mobile' },
         ...MINIMAL_VIEWPORTS,
       },

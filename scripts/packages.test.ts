@@ -113,7 +113,8 @@ describe('published packages', () => {
       const workspace = await workspaceManifest(folder);
       const workspaceExports = workspace.exports ?? {};
       for (const [subpath, value] of Object.entries(workspaceExports)) {
-        // The workspace resolves @confab/* from source (house style 6): that condition comes first.
+        // The workspace resolves @confab/* from source (docs/STYLE.md, Workspace packages resolve
+        // from source): that condition comes first.
         if (typeof value === 'object' && sourceCondition in value) expect(Object.keys(value)[0], subpath).toBe(sourceCondition);
       }
       const published = (await packedManifest(tarballs.get(folder)!)).exports ?? {};

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// `pnpm bench:drops` (issue 10): the feeds' page 1 at 100,000 drops against the same at 1,000,
-// like toggles per second with exact counts, and the trending refresh, on real confab-servers
-// (SQLite) in child processes on 127.0.0.1. See scripts/bench/README.md. Progress goes to stderr,
-// the report to stdout; the exit code is 0 only when every target holds.
+// `pnpm bench:drops` (docs/CONTRACTS.md, Drops): the feeds' page 1 at 100,000 drops against the
+// same at 1,000, like toggles per second with exact counts, and the trending refresh, on real
+// confab-servers (SQLite) in child processes on 127.0.0.1. See scripts/bench/README.md. Progress
+// goes to stderr, the report to stdout; the exit code is 0 only when every target holds.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `pnpm bench`: fan-out of N WebSocket clients in one chat on ONE confab-server, next to a bare
-// `ws` server doing the same broadcast, in the same run (issue 3, Benchmark). Everything stays on
-// 127.0.0.1, counts are fixed, a hard timeout bounds the run. Progress goes to stderr, the
-// report to stdout. Options: see options.mjs (e.g. `pnpm bench --clients=200 --only=bare`).
+// `ws` server doing the same broadcast, in the same run (docs/CONTRACTS.md, Chats and realtime).
+// Everything stays on 127.0.0.1, counts are fixed, a hard timeout bounds the run. Progress goes to
+// stderr, the report to stdout. Options: see options.mjs (e.g. `pnpm bench --clients=200
+// --only=bare`).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseOptions } from './options.mjs';

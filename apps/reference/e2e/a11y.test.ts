@@ -1,9 +1,9 @@
 /**
- * axe-core on every screen of the reference app (issue 13), in Chromium against the real server:
- * the public screens signed out, then each screen a signed-in user reaches — chats, a chat with a
- * message, its options, invite, files and drops, the Create a Drop modal, a drop, the feeds,
- * profile, agents, admin — the main screens again in the dark theme, and the shell on a phone. No
- * serious or critical violation anywhere.
+ * axe-core on every screen of the reference app (docs/STYLE.md, Accessible by construction), in
+ * Chromium against the real server: the public screens signed out, then each screen a signed-in
+ * user reaches — chats, a chat with a message, its options, invite, files and drops, the Create a
+ * Drop modal, a drop, the feeds, profile, agents, admin — the main screens again in the dark theme,
+ * and the shell on a phone. No serious or critical violation anywhere.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The account flows of spec §2/§4/§5/§8 in a real browser against the real server:
+ * The account flows of docs/PRODUCT.md §2/§4/§5/§8 in a real browser against the real server:
  * register → app → logout → login → forgot password → reset link from the outbox → new password → login.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -1,9 +1,9 @@
 /**
- * Agents end to end (issue 9): a developer signs up, creates an agent on My Agents and sees its
- * key once; the admin page is for admins, where the first account creates and deletes a hosted
- * agent; and an agent run with the SDK in this process is picked from the message input's
- * autocomplete, says what it is doing, and streams its reply, which a second person sees too; and a
- * handler run with the built `confab run` answers a mention typed in the browser.
+ * Agents end to end (docs/CONTRACTS.md, Agents): a developer signs up, creates an agent on My
+ * Agents and sees its key once; the admin page is for admins, where the first account creates and
+ * deletes a hosted agent; and an agent run with the SDK in this process is picked from the message
+ * input's autocomplete, says what it is doing, and streams its reply, which a second person sees
+ * too; and a handler run with the built `confab run` answers a mention typed in the browser.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,7 +50,7 @@ describeBrowser('agents in Chromium', () => {
     const quickstart = page.getByRole('region', { name: 'Quickstart' });
     expect(await quickstart.textContent()).toContain(`npx @confab/cli login --server ${stack.baseUrl} --username ${developer.username}`);
 
-    // The name is required (spec §5).
+    // The name is required (docs/PRODUCT.md §5).
     const form = page.getByRole('form', { name: 'Create an agent' });
     await form.getByRole('button', { name: 'Create Agent' }).click();
     expect(await form.getByRole('alert').textContent()).toContain('Please enter an agent name');

@@ -1,8 +1,8 @@
 /**
- * Drops end to end (issue 10): Alice publishes a drop from her chat through the Create a Drop
- * modal and lands on it; Bob, who is not in the chat, finds it on Discover, follows the chat,
- * sees it on Following, likes and bookmarks it (the server agrees after a reload), and gets
- * Alice's next drop live behind 'New drops'; a like the server refuses is rolled back.
+ * Drops end to end (docs/CONTRACTS.md, Drops): Alice publishes a drop from her chat through the
+ * Create a Drop modal and lands on it; Bob, who is not in the chat, finds it on Discover, follows
+ * the chat, sees it on Following, likes and bookmarks it (the server agrees after a reload), and
+ * gets Alice's next drop live behind 'New drops'; a like the server refuses is rolled back.
  */
 import PocketBase from 'pocketbase';
 import type { Page } from 'playwright-core';

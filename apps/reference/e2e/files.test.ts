@@ -1,8 +1,8 @@
 /**
- * Issue 5's "done when", in Chromium against the real server: two people share files in a chat
- * (one chooses them, one drops them), see upload progress, find, preview, play and download them,
- * delete only their own (Delete and selection are offered on their own files only), and a chat's
- * index.html opens as its sandboxed live website in a new tab.
+ * Files end to end (docs/CONTRACTS.md, Files), in Chromium against the real server: two people
+ * share files in a chat (one chooses them, one drops them), see upload progress, find, preview,
+ * play and download them, delete only their own (Delete and selection are offered on their own
+ * files only), and a chat's index.html opens as its sandboxed live website in a new tab.
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * What a new user hits first (issue 13), measured in Chromium on the built app: the message input
+ * What a new user hits first, measured in Chromium on the built app: the message input
  * grows with a multi-line message up to a limit and then scrolls, and on a phone (390×844) the chat
  * header stays compact and the empty input is one line with its placeholder unwrapped.
  */

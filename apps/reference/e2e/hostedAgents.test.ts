@@ -1,9 +1,9 @@
 /**
- * Hosted agents end to end (issue 11), in Chromium against the real server whose OpenAI base URL
- * is a local server speaking the OpenAI protocol: a person saves their own key on My Profile,
- * uploads a CSV, asks @data in words (the model calls run_sql) and sees the streamed answer, its
- * table and its chart; raw SQL works with no model; @drops writes a guide with the key, and the
- * reply's link opens the published drop.
+ * Hosted agents end to end (docs/CONTRACTS.md, Hosted agents), in Chromium against the real server
+ * whose OpenAI base URL is a local server speaking the OpenAI protocol: a person saves their own
+ * key on My Profile, uploads a CSV, asks @data in words (the model calls run_sql) and sees the
+ * streamed answer, its table and its chart; raw SQL works with no model; @drops writes a guide with
+ * the key, and the reply's link opens the published drop.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';

@@ -1,7 +1,8 @@
 /**
- * Issue 4's "done when": a chat admin invites an existing user by username, a new person by
- * e-mail (who joins from the mailed link in the outbox) and a stranger by share link (who joins
- * with only a name, then secures the account through the banner), and all of them talk.
+ * Invitations end to end (docs/CONTRACTS.md, Invitations and onboarding): a chat admin invites an
+ * existing user by username, a new person by e-mail (who joins from the mailed link in the outbox)
+ * and a stranger by share link (who joins with only a name, then secures the account through the
+ * banner), and all of them talk.
  */
 import PocketBase from 'pocketbase';
 import { afterAll, beforeAll, expect, it } from 'vitest';

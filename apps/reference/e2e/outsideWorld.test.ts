@@ -1,5 +1,5 @@
 /**
- * The outside world end to end (issue 12), in Chromium against the real server: a mail sent with
+ * The outside world end to end in Chromium against the real server: a mail sent with
  * nodemailer over real SMTP to a chat's inbox address appears live in the open chat; @browse
  * reads a local article (allowed through the guarded fetcher's allow-list) and shows its title
  * and opening; @deep searches a local SearXNG and shows the search-results card, whose pages

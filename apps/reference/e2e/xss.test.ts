@@ -1,10 +1,11 @@
 /**
- * The message renderer against an XSS corpus in real Chromium (issue 3): OWASP filter-evasion
- * vectors plus markdown/search-result ones (fixtures/xss-vectors.json) and DOMPurify's own test
- * fixtures (fixtures/dompurify-fixtures.json). Every vector is rendered into the live DOM, every
- * element is hovered/focused/clicked, the page is scrolled, and then: the canary window.__xss is
- * unset, no dialog opened, no request left for anything but a plain remote image, no popup, no
- * navigation, and the DOM passes an audit that does not trust the renderer's configuration.
+ * The message renderer against an XSS corpus in real Chromium (docs/SECURITY.md C1): OWASP
+ * filter-evasion vectors plus markdown/search-result ones (fixtures/xss-vectors.json) and
+ * DOMPurify's own test fixtures (fixtures/dompurify-fixtures.json). Every vector is rendered into
+ * the live DOM, every element is hovered/focused/clicked, the page is scrolled, and then: the
+ * canary window.__xss is unset, no dialog opened, no request left for anything but a plain remote
+ * image, no popup, no navigation, and the DOM passes an audit that does not trust the renderer's
+ * configuration.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -92,7 +93,8 @@ describeBrowser('message renderer against an XSS corpus in Chromium', () => {
     const context = await browser.newContext();
     const violations: string[] = [];
     let current = 'page load';
-    // Remote images are allowed by the spec (lazy); they are aborted so nothing really leaves.
+    // Remote images are allowed by docs/PRODUCT.md §1 (lazy); they are aborted so nothing really
+    // leaves.
     await context.route('**/*', async (route) => {
       const request = route.request();
       if (request.url().startsWith(`${origin}/`)) return route.continue();

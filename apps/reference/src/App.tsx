@@ -7,8 +7,9 @@ export interface AppProps {
 }
 
 /**
- * The reference app: spec §2 routes mapped onto @confab/chat-ui screens. Navigation is chat-ui's
- * own (the History API); routing/engine.tsx matches the route table (routeTable.tsx) against it.
+ * The reference app: docs/PRODUCT.md §2 routes mapped onto @confab/chat-ui screens. Navigation is
+ * chat-ui's own (the History API); routing/engine.tsx matches the route table (routeTable.tsx)
+ * against it.
  */
 export function App({ client }: AppProps) {
   return (

@@ -27,16 +27,16 @@ const InviteUser = lazyPage('inviteUser');
 const ChatDrops = lazyPage('chatDrops');
 
 /**
- * Spec §2 routes, each page loaded on first use (RootLayout's Suspense shows the app-start screen
- * meanwhile). Public: login, register, password reset, /join (and /join/:token), /complete-signup
- * and /complete-account (which shows content only to soft-registered users). Anything unknown goes
- * to '/' (which is the shell when signed in).
+ * docs/PRODUCT.md §2 routes, each page loaded on first use (RootLayout's Suspense shows the
+ * app-start screen meanwhile). Public: login, register, password reset, /join (and /join/:token),
+ * /complete-signup and /complete-account (which shows content only to soft-registered users).
+ * Anything unknown goes to '/' (which is the shell when signed in).
  */
 export function AppRoutes() {
   return <Router routes={routes} fallback={<Navigate to="/" replace />} />;
 }
 
-/** Spec §2 routes. Static paths come before `:param` ones (the router matches in order). */
+/** docs/PRODUCT.md §2 routes. Static paths come before `:param` ones (the router matches in order). */
 const routes: RouteDefinition[] = [
   { index: true, element: <Home /> },
   { path: 'login', element: <Login /> },

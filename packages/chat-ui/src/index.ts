@@ -1,4 +1,5 @@
-// @confab/chat-ui public surface (house style 4): an explicit list, types with `export type`.
+// @confab/chat-ui public surface (docs/STYLE.md, One index.ts per package): an explicit list, types
+// with `export type`.
 
 // Provider and hooks
 export { ConfabProvider } from './provider/ConfabProvider';
@@ -141,7 +142,7 @@ export { PendingInvitations } from './components/PendingInvitations/PendingInvit
 export type { PendingInvitationsProps } from './components/PendingInvitations/PendingInvitations';
 export { CompleteAccountBanner, BANNER_DISMISSED_KEY } from './components/CompleteAccountBanner/CompleteAccountBanner';
 
-// Routing policy (spec §2), router-agnostic
+// Routing policy (docs/PRODUCT.md §2), router-agnostic
 export { isPublicPath, safeRedirectPath } from './routing/paths';
 export { usePrivateRoute } from './routing/usePrivateRoute';
 export { browserNavigate, useBrowserLocation } from './routing/browserNavigate';

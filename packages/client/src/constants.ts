@@ -1,5 +1,5 @@
 /**
- * Business constants and limits of spec §9, in one place so screens, the client and the
+ * Business constants and limits of docs/PRODUCT.md §9, in one place so screens, the client and the
  * server agree. Durations carry their unit in the name.
  */
 export const constants = {
@@ -38,7 +38,7 @@ export const constants = {
   feedTabs: ['following', 'trending', 'discover'],
   defaultFeedTab: 'following',
   titleFlashIntervalMs: 1500,
-  // Not in the spec, chosen here: how long an optimistic message stays pending before it is
+  // Not in docs/PRODUCT.md, chosen here: how long an optimistic message stays pending before it is
   // marked failed, and how many messages one history page holds.
   messageSendTimeoutMs: 10_000,
   messagePageSize: 50,

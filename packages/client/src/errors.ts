@@ -15,9 +15,9 @@ export interface ConfabErrorDetails {
 }
 
 /**
- * The one error type of @confab/client (spec §8 "Generic request failure"): every failed call
- * rejects with it. `status` is the HTTP status, or 0 when no response arrived (network failure,
- * abort). `isAbort` marks cancelled requests, which screens ignore.
+ * The one error type of @confab/client (docs/PRODUCT.md §8 "Generic request failure"): every failed
+ * call rejects with it. `status` is the HTTP status, or 0 when no response arrived (network
+ * failure, abort). `isAbort` marks cancelled requests, which screens ignore.
  *
  * @example
  * throw new ConfabError('User not authenticated', 401);

@@ -1,6 +1,6 @@
 import type { ChatRecord, UserRecord } from './types';
 
-/* Small rules about records that several screens share (spec §3, §4, §6). */
+/* Small rules about records that several screens share (docs/PRODUCT.md §3, §4, §6). */
 
 /** isCurrentUserAdmin of the client state: the user is in the chat's admins. */
 export function isChatAdmin(chat: ChatRecord | null, userId: string | null | undefined): boolean {
@@ -25,7 +25,7 @@ export function resolveAgentPermissions(chat: Pick<ChatRecord, 'agent_permission
   };
 }
 
-/** Temporary accounts get usernames starting with 'user_' (spec §3). */
+/** Temporary accounts get usernames starting with 'user_' (docs/PRODUCT.md §3). */
 export function isTemporaryUsername(username: string): boolean {
   return username.startsWith('user_');
 }

@@ -1,5 +1,5 @@
 /**
- * Typed records of spec §3, in the PocketBase record JSON shape the server answers with
+ * Typed records of docs/PRODUCT.md §3, in the PocketBase record JSON shape the server answers with
  * (dates as 'YYYY-MM-DD HH:MM:SS.sssZ', empty single relations as '', empty multi as []).
  */
 
@@ -85,7 +85,7 @@ export interface MessageRecord extends BaseRecord {
   expand?: { author?: UserRecord };
 }
 
-/** The message form the chat screens work with (spec §3 "Normalised form"). */
+/** The message form the chat screens work with (docs/PRODUCT.md §3 "Normalised form"). */
 export interface NormalizedMessage {
   message_id: string;
   chat_id: string;
@@ -97,7 +97,7 @@ export interface NormalizedMessage {
   message_type: MessageType;
   /** Echo of send_message's client_id, for optimistic messages and idempotent retries. */
   client_id?: string;
-  /** True when the author is an agent (spec §1: agent messages are marked as agent authors). */
+  /** True when the author is an agent (docs/PRODUCT.md §1: agent messages are marked as agent authors). */
   is_agent?: boolean;
 }
 
@@ -158,7 +158,7 @@ export interface SearchResultItem {
   source_query?: string;
 }
 
-/** A message whose content is a JSON search result (spec §3 "Search result data"). */
+/** A message whose content is a JSON search result (docs/PRODUCT.md §3 "Search result data"). */
 export interface SearchResultsData {
   type: 'search_results';
   query_summary: string;
@@ -175,7 +175,7 @@ export interface SearchResultsData {
  */
 export type AgentRecord = AgentView;
 
-/** The spec's agent search result form (§3 Agent): the protocol's AgentSearchHit. */
+/** The agent search result form of docs/PRODUCT.md §3 (Agent): the protocol's AgentSearchHit. */
 export type AgentSearchResult = AgentSearchHit;
 
 export interface FileRecord extends BaseRecord {
@@ -186,23 +186,23 @@ export interface FileRecord extends BaseRecord {
   expand?: { uploaded_by?: UserRecord };
 }
 
-/** A drop (spec §3) as the drops endpoints answer: the protocol's WireDrop, under its older name. */
+/** A drop (docs/PRODUCT.md §3) as the drops endpoints answer: the protocol's WireDrop, under its older name. */
 export type DropRecord = WireDrop;
 
-/** POST /api/drops (spec §3 creation payload); title and content are trimmed before sending. */
+/** POST /api/drops (docs/PRODUCT.md §3 creation payload); title and content are trimmed before sending. */
 export interface CreateDropInput {
   chat_id: string;
   title: string;
   content: string;
 }
 
-/** A page of drops (spec §3 Drop list response): the protocol's DropListAnswer. */
+/** A page of drops (docs/PRODUCT.md §3 Drop list response): the protocol's DropListAnswer. */
 export type DropListResponse = DropListAnswer;
 
-/** GET /api/drops/chat/{id} (spec §3 Chat drops response): the protocol's ChatDropsAnswer. */
+/** GET /api/drops/chat/{id} (docs/PRODUCT.md §3 Chat drops response): the protocol's ChatDropsAnswer. */
 export type ChatDropsResponse = ChatDropsAnswer;
 
-/** POST /api/drops/{id}/like (spec §3 Toggle responses): the protocol's LikeAnswer. */
+/** POST /api/drops/{id}/like (docs/PRODUCT.md §3 Toggle responses): the protocol's LikeAnswer. */
 export type ToggleLikeResponse = LikeAnswer;
 
 /** POST /api/drops/{id}/bookmark: the protocol's BookmarkAnswer. */
@@ -227,7 +227,7 @@ export interface ShareLinkJoinResponse {
   chat_id: string;
 }
 
-/** GET /api/config (spec §7 Configuration). */
+/** GET /api/config (docs/PRODUCT.md §7 Configuration). */
 export interface AppConfig {
   api_base_url: string;
   websocket_url: string;

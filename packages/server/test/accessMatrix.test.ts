@@ -498,7 +498,7 @@ const cases: Case[] = [
       };
     },
   },
-  // ---- agents (issue 9): owners manage their developer agents, server admins hosted ones ----
+  // ---- agents (docs/CONTRACTS.md, Agents): owners manage their developer agents, server admins hosted ones ----
   { route: 'GET agents/mine', expected: { ...all(200), guest: 401 }, call: async (world, role) => call(world, role, 'GET', '/api/agents/mine') },
   { route: 'GET agents/search', expected: { ...all(200), guest: 401 }, call: async (world, role) => call(world, role, 'GET', '/api/agents/search?q=a') },
   {
@@ -589,7 +589,7 @@ const cases: Case[] = [
       };
     },
   },
-  // ---- drops (issue 10): every signed-in person reads; participants publish; author or chat admin deletes ----
+  // ---- drops (docs/CONTRACTS.md, Drops): every signed-in person reads; participants publish; author or chat admin deletes ----
   {
     route: 'POST drops (publish from {chat})',
     expected: { guest: 401, participant: 200, chatAdmin: 200, outsider: 404, serverAdmin: 404 },

@@ -45,7 +45,7 @@ describe.each(variants)('account security ($name)', (variant) => {
     await Promise.all(servers.map((testServer) => testServer.close()));
   });
 
-  it('makes exactly one of six simultaneous first registrations the admin (finding 4)', async () => {
+  it('makes exactly one of six simultaneous first registrations the admin', async () => {
     const testServer = await start();
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, index) => rawRequest(testServer.url, 'POST', '/api/collections/users/records', { body: registration(`founder_${index}`) })),
@@ -68,7 +68,7 @@ describe.each(variants)('account security ($name)', (variant) => {
       dana = await registerUser(testServer, { email: 'dana.security@example.test' });
     });
 
-    it('ends every outstanding reset link when the password is changed (finding 7)', async () => {
+    it('ends every outstanding reset link when the password is changed', async () => {
       await testServer.client().collection('users').requestPasswordReset(dana.email);
       const token = tokenFromMail(testServer.outboxMails().at(-1) ?? '');
       await dana.pb.collection('users').update(dana.record.id, { oldPassword: dana.password, password: 'changed password 1', passwordConfirm: 'changed password 1' });
@@ -81,7 +81,7 @@ describe.each(variants)('account security ($name)', (variant) => {
       await dana.pb.collection('users').authWithPassword(dana.username, dana.password);
     });
 
-    it('never takes soft_registered, signup_completed, is_admin or an agent type from a client (finding 8)', async () => {
+    it('never takes soft_registered, signup_completed, is_admin or an agent type from a client', async () => {
       const created = await rawRequest(testServer.url, 'POST', '/api/collections/users/records', {
         body: registration('sneaky_sam', { soft_registered: true, signup_completed: false, is_admin: true, verified: true }),
       });
@@ -105,7 +105,7 @@ describe.each(variants)('account security ($name)', (variant) => {
       expect(await testServer.probe.rows('select id from users where username = $1', ['new_owner'])).toHaveLength(0);
     });
 
-    it.each(['developer-agent', 'confab-agent', 'other', 'admin'])('refuses to create a user of type %s through the record API (finding 8)', async (type) => {
+    it.each(['developer-agent', 'confab-agent', 'other', 'admin'])('refuses to create a user of type %s through the record API', async (type) => {
       const before = await testServer.probe.count('users');
       // Even the server's admin (Dana is the first account) cannot.
       const created = await rawRequest(testServer.url, 'POST', '/api/collections/users/records', {
@@ -117,7 +117,7 @@ describe.each(variants)('account security ($name)', (variant) => {
       expect(await testServer.probe.count('users')).toBe(before);
     });
 
-    it('never lets an agent sign in with a password (finding 8)', async () => {
+    it('never lets an agent sign in with a password', async () => {
       const database = await openDatabase({ databaseUrl: testServer.databaseUrl || undefined, dataDir: testServer.dataDir });
       const now = formatTimestamp(new Date());
       try {
@@ -138,7 +138,7 @@ describe.each(variants)('account security ($name)', (variant) => {
       expect(refused.status).toBe(400);
     });
 
-    it('counts failed logins per account, whichever identity names it (finding 9)', async () => {
+    it('counts failed logins per account, whichever identity names it', async () => {
       const target = await registerUser(testServer, { email: 'throttled.target@example.test' });
       const identities = [target.username, target.username.toUpperCase(), target.email, target.record.id];
       for (let attempt = 0; attempt < 10; attempt += 1) {
@@ -155,7 +155,7 @@ describe.each(variants)('account security ($name)', (variant) => {
     });
 
     it.each(['admin', 'Root', 'ADMINISTRATOR', 'system', 'confab', 'email', 'Deep', 'browse', 'data', 'drops', 'user_k3x9q0w2ab', 'User_anything'])(
-      'reserves the username %s (finding 10)',
+      'reserves the username %s',
       async (username) => {
         const created = await rawRequest(testServer.url, 'POST', '/api/collections/users/records', { body: registration(username) });
         expect(created.status).toBe(400);
@@ -168,7 +168,7 @@ describe.each(variants)('account security ($name)', (variant) => {
       },
     );
 
-    it('strips controls, NUL and bidi overrides from display names and chat names (finding 10)', async () => {
+    it('strips controls, NUL and bidi overrides from display names and chat names', async () => {
       const created = await rawRequest(testServer.url, 'POST', '/api/collections/users/records', {
         body: registration('mallory_names', { name: 'Mal\u0000lory\u202E\u200Bnimda\u0007\r\n' }),
       });
@@ -185,7 +185,7 @@ describe.each(variants)('account security ($name)', (variant) => {
     });
   });
 
-  it('limits sign-ups per address per hour with a clear 429 (finding 11)', async () => {
+  it('limits sign-ups per address per hour with a clear 429', async () => {
     let now = Date.UTC(2026, 10, 26, 10, 0, 0);
     const testServer = await start({ signupsPerIpPerHour: 3, now: () => new Date(now) });
     for (let index = 0; index < 3; index += 1) {
@@ -202,7 +202,7 @@ describe.each(variants)('account security ($name)', (variant) => {
     expect((await rawRequest(testServer.url, 'POST', '/api/collections/users/records', { body: registration('signup_3') })).status).toBe(200);
   });
 
-  it('limits messages per user across HTTP and the socket together (finding 11)', async () => {
+  it('limits messages per user across HTTP and the socket together', async () => {
     // A fixed clock: the bucket never refills, so the burst (twice the rate) is exactly what fits.
     const testServer = await start({ messagesPerUserPerSecond: 2, now: () => new Date(Date.UTC(2026, 10, 26, 10, 0, 0)) });
     const erin = await registerUser(testServer);

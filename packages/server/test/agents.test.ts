@@ -10,9 +10,9 @@ import { startTestServer, type TestServer } from './support/testServer';
 import { authenticatedSocket, type Frame, type TestSocket } from './support/wsClient';
 
 /**
- * The agents platform on a real server (issue 9): agent management, keys, the socket transport,
- * mention routing with its notices and queue, invocation grants, streamed replies and the
- * in-process transport. Every case runs on SQLite and PostgreSQL.
+ * The agents platform on a real server (docs/CONTRACTS.md, Agents): agent management, keys, the
+ * socket transport, mention routing with its notices and queue, invocation grants, streamed replies
+ * and the in-process transport. Every case runs on SQLite and PostgreSQL.
  */
 const variants = await databaseVariants();
 

@@ -1,8 +1,8 @@
 /**
- * The AI providers (issue 11) against local servers that speak the real wire protocols: OpenAI
- * Chat Completions SSE with tool-call deltas and a usage chunk, Gemini's streamGenerateContent
- * SSE with function calls, and every error class (401/400 key, 429, 500, a slow answer, a closed
- * port) as an AiError whose texts never hold the key or the provider's body.
+ * The AI providers (docs/CONTRACTS.md, Hosted agents) against local servers that speak the real
+ * wire protocols: OpenAI Chat Completions SSE with tool-call deltas and a usage chunk, Gemini's
+ * streamGenerateContent SSE with function calls, and every error class (401/400 key, 429, 500, a
+ * slow answer, a closed port) as an AiError whose texts never hold the key or the provider's body.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runProvider } from '../src/agents/ai/gateway';

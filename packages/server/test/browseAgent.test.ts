@@ -9,7 +9,7 @@ import { startFakeOpenAI, type FakeOpenAI } from './support/fakeOpenAI';
 import { startTestServer, type TestServer } from './support/testServer';
 import { authenticatedSocket, type TestSocket } from './support/wsClient';
 
-/** @browse (issue 12) against local sites on 127.0.0.1, allowed by CONFAB_FETCH_ALLOW_HOSTS. */
+/** @browse (docs/SECURITY.md H7) against local sites on 127.0.0.1, allowed by CONFAB_FETCH_ALLOW_HOSTS. */
 const variants = await databaseVariants();
 
 const article = `<!doctype html><html><head><title>Otters of the Lake | Nature Blog</title><meta name="author" content="Ada Lovelace"></head>

@@ -108,8 +108,8 @@ describe.each(variants)('record API contract with the pocketbase SDK ($name)', (
         is_admin: true,
         email: 'stolen@example.test',
       });
-      // Issue 4: the key never comes back in plaintext, only whether it is set.
-      // signup_completed and is_admin belong to the server (security review, finding 8).
+      // The key never comes back in plaintext, only whether it is set.
+      // signup_completed and is_admin belong to the server (docs/SECURITY.md A8).
       expect(updated).toMatchObject({ name: 'Erin', openai_api_key_set: true, gemini_api_key_set: false, signup_completed: false, is_admin: false });
       expect(JSON.stringify(updated)).not.toContain('sk-test-123');
       expect(updated['email']).toBe(erin.email);

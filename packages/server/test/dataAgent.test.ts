@@ -1,8 +1,8 @@
 /**
- * @data on a real server with a real DuckDB (issue 11): a chat's CSV, JSON and XLSX uploads as
- * tables, `tables`, raw SQL with no key, chart messages for a series, hostile SQL refused or
- * stopped with the server still serving, and a question in words through an AiGateway (a small
- * fake here, answering with a run_sql tool call). Both databases.
+ * @data on a real server with a real DuckDB (docs/CONTRACTS.md, Hosted agents): a chat's CSV, JSON
+ * and XLSX uploads as tables, `tables`, raw SQL with no key, chart messages for a series, hostile
+ * SQL refused or stopped with the server still serving, and a question in words through an
+ * AiGateway (a small fake here, answering with a run_sql tool call). Both databases.
  */
 import { join } from 'node:path';
 import type { Mention } from '@confab/client/protocol';

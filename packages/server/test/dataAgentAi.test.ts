@@ -1,8 +1,9 @@
 /**
- * @data with the asker's own OpenAI key, through the local OpenAI-protocol server (issue 11): the
- * model calls run_sql with streamed argument fragments, a failed query goes back to it as an error
- * and is retried, and the reply carries the streamed answer, the SQL and a markdown table. The
- * fake records what the SDK sent: the person's key, the model and the schema. Both databases.
+ * @data with the asker's own OpenAI key, through the local OpenAI-protocol server
+ * (docs/CONTRACTS.md, Hosted agents): the model calls run_sql with streamed argument fragments, a
+ * failed query goes back to it as an error and is retried, and the reply carries the streamed
+ * answer, the SQL and a markdown table. The fake records what the SDK sent: the person's key, the
+ * model and the schema. Both databases.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { databaseVariants } from './support/databases';

@@ -1,5 +1,5 @@
 /**
- * @deep (issue 12) end to end on both databases: a fake SearXNG and a fake Brave Search, the
+ * @deep end to end on both databases: a fake SearXNG and a fake Brave Search, the
  * chat's drops and files through the workspace index, and the fake OpenAI server. Without a key
  * the message is the query and the results come with the add-a-key hint; with one, the model plans
  * the queries and a report citing the sources streams after the results. The results message

@@ -7,9 +7,9 @@ import { startTestServer, type TestServer } from './support/testServer';
 import { authenticatedSocket } from './support/wsClient';
 
 /**
- * Drops on a real server (issue 10): publishing and its rules, derived fields, unique views on a
- * test clock, exact likes under concurrency, follows, the feeds over snapshots, discover,
- * notifications and the live announcement. Every case runs on SQLite and PostgreSQL.
+ * Drops on a real server (docs/CONTRACTS.md, Drops): publishing and its rules, derived fields,
+ * unique views on a test clock, exact likes under concurrency, follows, the feeds over snapshots,
+ * discover, notifications and the live announcement. Every case runs on SQLite and PostgreSQL.
  */
 const variants = await databaseVariants();
 

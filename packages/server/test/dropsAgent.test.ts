@@ -9,7 +9,7 @@ import { startFakeOpenAI } from './support/fakeOpenAI';
 import { startTestServer, type TestServer } from './support/testServer';
 import { authenticatedSocket, type TestSocket } from './support/wsClient';
 
-/** @drops (issue 11) with no AI key: it publishes an extractive drop for the person who asked. */
+/** @drops (docs/CONTRACTS.md, Hosted agents) with no AI key: it publishes an extractive drop for the person who asked. */
 const variants = await databaseVariants();
 
 describe.each(variants)('@drops ($name)', (variant) => {

@@ -8,7 +8,7 @@ import { createChat, postMessage, registerUser, type RegisteredUser } from './su
 import { startTestServer, type TestServer } from './support/testServer';
 import { authenticatedSocket, type TestSocket } from './support/wsClient';
 
-/** @email (issue 12) with no AI key: a draft is shown, and sent once only when its asker confirms. */
+/** @email with no AI key: a draft is shown, and sent once only when its asker confirms. */
 const variants = await databaseVariants();
 
 describe.each(variants)('@email ($name)', (variant) => {

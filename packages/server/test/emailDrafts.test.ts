@@ -1,5 +1,5 @@
 /**
- * @email drafts in the database (issue 12, migration 011), on both databases: a draft shown by one
+ * @email drafts in the database (migration 011), on both databases: a draft shown by one
  * instance is confirmed on another or after a restart, and is sent exactly once however many
  * confirmations race for it.
  */

@@ -1,7 +1,7 @@
 /**
- * Issue 5, server side: uploads (streamed, limited, checked), file records and their rules,
- * safe serving with file tokens, and each chat's sandboxed live website. Runs on SQLite and on
- * PostgreSQL.
+ * Files (docs/CONTRACTS.md, Files), server side: uploads (streamed, limited, checked), file records
+ * and their rules, safe serving with file tokens, and each chat's sandboxed live website. Runs on
+ * SQLite and on PostgreSQL.
  */
 import { existsSync, mkdirSync, readdirSync, statSync, watch } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';

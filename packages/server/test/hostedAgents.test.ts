@@ -1,10 +1,10 @@
 /**
- * Hosted agents, part 1 (issue 11) on a real server with local OpenAI and Gemini servers:
- * personas answer with their description as the system prompt, streamed into the chat; the key
- * chosen (the invoker's own OpenAI or Gemini key, the server's, none); every provider failure as
- * a short reply with the key's owner told which key failed; token totals on the user record;
- * built-in agents created once and never deletable; no key in the log, a message or an answer.
- * Every case runs on SQLite and PostgreSQL.
+ * Hosted agents, part 1 (docs/CONTRACTS.md, Hosted agents) on a real server with local OpenAI and
+ * Gemini servers: personas answer with their description as the system prompt, streamed into the
+ * chat; the key chosen (the invoker's own OpenAI or Gemini key, the server's, none); every provider
+ * failure as a short reply with the key's owner told which key failed; token totals on the user
+ * record; built-in agents created once and never deletable; no key in the log, a message or an
+ * answer. Every case runs on SQLite and PostgreSQL.
  */
 import { Writable } from 'node:stream';
 import type { AgentView } from '@confab/client/protocol';

@@ -23,7 +23,7 @@ async function startImageSite(): Promise<{ port: number; requests: string[]; clo
   return { port: (server.address() as AddressInfo).port, requests, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
 }
 
-describe('image proxy (finding 14)', () => {
+describe('image proxy', () => {
   let site: Awaited<ReturnType<typeof startImageSite>>;
   let forbidden: Awaited<ReturnType<typeof startImageSite>>;
   let testServer: TestServer;

@@ -10,7 +10,7 @@ import { startCluster, type Cluster } from './support/cluster';
 import { startTestServer, type TestServer } from './support/testServer';
 import { authenticatedSocket, type TestSocket, type WireMessage } from './support/wsClient';
 
-/** Inbound mail (issue 12): real SMTP from nodemailer to the listener on port 0. */
+/** Inbound mail: real SMTP from nodemailer to the listener on port 0. */
 const variants = await databaseVariants();
 
 describe.each(variants)('inbound mail ($name)', (variant) => {

@@ -120,7 +120,8 @@ describe.each(variants)('invitations, share links and onboarding ($name)', (vari
       expect(forbidden.body).toMatchObject({ status: 404, message: 'Chat not found' });
       expect(await participantsOf(chat.id)).not.toContain(member.record.id);
       await call('POST', '/api/invite-to-chat', admin, { chat_id: chat.id, username: member.username });
-      // A participant who is not an admin is refused by the one rule of spec §6: admins invite.
+      // A participant who is not an admin is refused by the one rule of docs/PRODUCT.md §6: admins
+      // invite.
       const notAdmin = await call('POST', '/api/invite-to-chat', member, { chat_id: chat.id, username: outsider.username });
       expect(notAdmin.status).toBe(403);
       expect(notAdmin.body).toMatchObject({ status: 403, message: 'Only chat admins can invite people.' });

@@ -39,7 +39,8 @@ describe.each(variants)('message provenance ($name)', (variant) => {
       expect(field?.message).toBe("Only the server sets message_type; messages people post are 'regular'.");
     }
     expect(await typesIn(chat.id)).toEqual([]);
-    // What clients send (the spec's create carries message_type 'regular'), and nothing at all, still post.
+    // What clients send (the create of docs/PRODUCT.md §7 carries message_type 'regular'), and
+    // nothing at all, still post.
     await postMessage(alice, chat.id, 'regular, as the client sends it');
     const plain = await alice.pb.collection('messages').create({ chat: chat.id, content: 'no type given' });
     expect(plain['message_type']).toBe('regular');

@@ -1,7 +1,7 @@
 /**
- * PDF text (issue 12: the guarded fetcher takes "text, HTML and PDF text only"): real PDFs, written
- * by hand here, are read with pdfjs-dist (no worker, no canvas): their title and text, by the
- * fetcher's readers, by @browse from a local site and by @deep's source reader.
+ * PDF text (docs/SECURITY.md H7: the guarded fetcher takes text, HTML and PDF text only): real
+ * PDFs, written by hand here, are read with pdfjs-dist (no worker, no canvas): their title and
+ * text, by the fetcher's readers, by @browse from a local site and by @deep's source reader.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,7 +1,7 @@
 /**
- * The web search providers @deep asks (issue 12), against local SearXNG and Brave servers that
- * speak the real formats: the request each sends (format=json, the subscription token), the hits
- * they read, and failures as safe SearchErrors.
+ * The web search providers @deep asks (docs/PROTOCOLS.md, Search providers), against local SearXNG
+ * and Brave servers that speak the real formats: the request each sends (format=json, the
+ * subscription token), the hits they read, and failures as safe SearchErrors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BraveProvider } from '../src/agents/tools/search/brave';

@@ -8,7 +8,7 @@ import { rawRequest } from './support/http';
 import { redisAvailable } from './support/redis';
 
 /**
- * Security review finding 12: with REDIS_URL every per-person, per-address and per-chat limit is
+ * docs/SECURITY.md O1: with REDIS_URL every per-person, per-address and per-chat limit is
  * one count shared by all instances, not a share per instance. Two instances on one PostgreSQL
  * and one Redis, as behind a load balancer, with small limits; each limit is spent half on A and
  * half on B, and the next request is refused wherever it lands.

@@ -1,5 +1,5 @@
 /**
- * Workspace search (issue 12) on both databases: a chat's drops and the text of its uploaded
+ * Workspace search on both databases: a chat's drops and the text of its uploaded
  * files go into the full-text index (SQLite FTS5, PostgreSQL tsvector + GIN) when the chat is
  * searched; matches are ranked, stemmed, confined to the chat, and gone with their drop or file.
  */

@@ -1,5 +1,6 @@
-// One confab-server, from source (house style 6), on 127.0.0.1 with SQLite in a temp data dir.
-// Started by run.mjs with `--conditions=@confab/source --import tsx`, so the .ts sources load.
+// One confab-server, from source (docs/STYLE.md, Workspace packages resolve from source), on
+// 127.0.0.1 with SQLite in a temp data dir. Started by run.mjs with `--conditions=@confab/source
+// --import tsx`, so the .ts sources load.
 import { startServer } from '../../../packages/server/src/index.ts';
 import { serveIpc } from './ipc.mjs';
 

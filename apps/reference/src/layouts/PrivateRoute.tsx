@@ -7,8 +7,8 @@ export interface PrivateRouteProps {
 }
 
 /**
- * Spec §2 guard: after the initial 100 ms check, visitors without a session are sent to /login,
- * replacing the history entry so Back does not bounce them into the guard again.
+ * docs/PRODUCT.md §2 guard: after the initial 100 ms check, visitors without a session are sent to
+ * /login, replacing the history entry so Back does not bounce them into the guard again.
  */
 export function PrivateRoute({ children }: PrivateRouteProps) {
   const { pathname } = useLocation();

@@ -21,7 +21,7 @@ export function RootLayout({ client, children }: RootLayoutProps) {
   );
 }
 
-/** Spec §2: app start shows the initialising screen while the session is set up, and while the first page loads. */
+/** docs/PRODUCT.md §2: app start shows the initialising screen while the session is set up, and while the first page loads. */
 function AppStartGate({ children }: { children: ReactNode }) {
   const initializing = useConfabStore((state) => state.initializing);
   return initializing ? <InitializingScreen /> : <Suspense fallback={<InitializingScreen />}>{children}</Suspense>;

@@ -9,7 +9,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
-/** /chat/new's `preselectedAgent` (spec §2), when the state carries a well-formed one. */
+/** /chat/new's `preselectedAgent` (docs/PRODUCT.md §2), when the state carries a well-formed one. */
 export function preselectedAgentFrom(state: unknown): AgentSearchHit | null {
   if (!isRecord(state) || !isRecord(state['preselectedAgent'])) return null;
   const agent = state['preselectedAgent'];

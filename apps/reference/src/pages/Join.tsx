@@ -1,7 +1,7 @@
 import { useParams, useSearchParams } from '../routing/engine';
 import { JoinScreen } from '@confab/chat-ui';
 
-/** /join/:token, or /join?token=… (spec §2: the token may also come from the query). */
+/** /join/:token, or /join?token=… (docs/PRODUCT.md §2: the token may also come from the query). */
 export default function Page() {
   const { token } = useParams();
   const searchParams = useSearchParams();

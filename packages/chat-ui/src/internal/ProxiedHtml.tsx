@@ -37,8 +37,8 @@ function useImageToken(): string | null {
 
 /**
  * Sanitised message HTML in a div. Remote images were rewritten by the renderer to the server's
- * image proxy (finding 14); an `<img>` cannot send the Authorization header, so their URLs get the
- * API's origin and a file token here. Bodies without remote images need no token.
+ * image proxy (docs/SECURITY.md C9); an `<img>` cannot send the Authorization header, so their URLs
+ * get the API's origin and a file token here. Bodies without remote images need no token.
  */
 export const ProxiedHtml = forwardRef<HTMLDivElement, ProxiedHtmlProps>(function ProxiedHtml({ html, ...rest }, ref) {
   // Outside a ConfabProvider (a lone Message in a story) there is no client to ask for a token.

@@ -3,12 +3,12 @@ import type { ConfabUiClient } from '../provider/clientInterface';
 
 /*
  * The seam chat-ui reads the agent surface of @confab/client through (docs/CONTRACTS.md,
- * "Agents (issue 9)"): client.agents, and the small display rules the agent parts share.
+ * Agents): client.agents, and the small display rules the agent parts share.
  */
 
 export const agentsOf = (client: ConfabUiClient) => client.agents;
 
-/** Spec §9: descriptions in the autocomplete are cut to 60 characters (the ellipsis included). */
+/** docs/PRODUCT.md §9: descriptions in the autocomplete are cut to 60 characters (the ellipsis included). */
 export function cutAgentDescription(description: string, maxLength: number = constants.agentAutocomplete.descriptionMaxLength): string {
   const text = description.trim().replace(/\s+/g, ' ');
   return text.length > maxLength ? `${text.slice(0, maxLength - 1).trimEnd()}…` : text;
@@ -20,8 +20,9 @@ export function agentTypeLabel(agentType: AgentSearchHit['agent_type'] | string)
 }
 
 /**
- * The first message a chat started from the agent search sends (spec §7): @drops gets the spec's
- * example request; any other agent just its mention, for the person to finish.
+ * The first message a chat started from the agent search sends (docs/PRODUCT.md §7): @drops gets
+ * the example request of docs/PRODUCT.md §7; any other agent just its mention, for the person to
+ * finish.
  */
 export function firstMessageFor(agent: Pick<AgentSearchHit, 'username'>): string {
   return agent.username === 'drops' ? '@drops create a summary drop about our recent discussion' : `@${agent.username} `;

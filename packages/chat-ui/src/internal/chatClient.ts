@@ -3,7 +3,7 @@ import type { ConfabUiClient } from '../provider/clientInterface';
 
 /*
  * The one seam chat-ui reads the chat surfaces of @confab/client through (docs/CONTRACTS.md,
- * issue 3): client.chats, client.messages, client.realtime and renderMessageContent.
+ * Chats and realtime): client.chats, client.messages, client.realtime and renderMessageContent.
  */
 
 export type { ClientMessage, ConnectionState, MessageStatus, RenderedContent } from '@confab/client';

@@ -1,4 +1,4 @@
-/** The states every account form moves through (spec §4: idle, submitting, error, success). */
+/** The states every account form moves through (docs/PRODUCT.md §4: idle, submitting, error, success). */
 export type FormStatus =
   | { kind: 'idle' }
   | { kind: 'submitting' }

@@ -3,7 +3,7 @@ import { constants, shouldSearchAgents, toConfabError, type AgentSearchHit } fro
 import { useConfabClient } from '../provider/hooks';
 import { agentsOf } from './agentsClient';
 
-/** Spec §4 agent autocomplete states (plus idle before any query, and a failed search). */
+/** docs/PRODUCT.md §4 agent autocomplete states (plus idle before any query, and a failed search). */
 export type AgentSearchState =
   | { status: 'idle' }
   | { status: 'searching'; query: string }
@@ -12,9 +12,9 @@ export type AgentSearchState =
   | { status: 'error'; query: string; message: string };
 
 export interface AgentSearchOptions {
-  /** Only agent types this chat permits (spec §6). */
+  /** Only agent types this chat permits (docs/PRODUCT.md §6). */
   chatId?: string;
-  /** Default 300 ms (spec §9). */
+  /** Default 300 ms (docs/PRODUCT.md §9). */
   debounceMs?: number;
 }
 

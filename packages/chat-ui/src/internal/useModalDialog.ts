@@ -1,8 +1,9 @@
 import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
 
 /*
- * Keyboard and focus behaviour of a modal dialog (house style 17): focus moves in when it opens
- * and back to where it was when it closes; Tab and Shift+Tab stay inside; Escape closes.
+ * Keyboard and focus behaviour of a modal dialog (docs/STYLE.md, Accessible by construction): focus
+ * moves in when it opens and back to where it was when it closes; Tab and Shift+Tab stay inside;
+ * Escape closes.
  */
 
 const focusableSelector = [

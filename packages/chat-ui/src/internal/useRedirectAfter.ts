@@ -3,8 +3,9 @@ import { useNavigate } from '../provider/hooks';
 import type { NavigateOptions } from '../provider/types';
 
 /**
- * Navigates to `to` once `delayMs` has passed while `active` is true (spec §9 redirect delays).
- * The timer is cleared if the component unmounts first, so a user who clicks away is not yanked back.
+ * Navigates to `to` once `delayMs` has passed while `active` is true (docs/PRODUCT.md §9 redirect
+ * delays). The timer is cleared if the component unmounts first, so a user who clicks away is not
+ * yanked back.
  */
 export function useRedirectAfter(active: boolean, to: string, delayMs: number, options?: NavigateOptions): void {
   const navigate = useNavigate();

@@ -11,9 +11,9 @@ import type { SpinnerProps } from '../components/Spinner/Spinner';
 import { Spinner } from '../components/Spinner/Spinner';
 
 /**
- * The parts a host app may replace (house style 9, Stream's `components` context): pass overrides
- * to `<ConfabProvider components={{ Message: MyMessage }}>`; anything not overridden keeps its
- * default. An override receives the same props as the default it replaces (exported as
+ * The parts a host app may replace (docs/STYLE.md, Overrides through one components context): pass
+ * overrides to `<ConfabProvider components={{ Message: MyMessage }}>`; anything not overridden
+ * keeps its default. An override receives the same props as the default it replaces (exported as
  * `MessageProps`, `LinkProps`…), and may render the default itself to decorate it.
  *
  * @example

@@ -15,7 +15,7 @@ export interface ShellContextValue {
 
 export const ShellContext = createContext<ShellContextValue | null>(null);
 
-/** The sidebar open flag (client store, spec §3) and a toggle that works inside or outside AppShell. */
+/** The sidebar open flag (client store, docs/PRODUCT.md §3) and a toggle that works inside or outside AppShell. */
 export function useSidebarToggle() {
   const client = useConfabClient();
   const shell = useContext(ShellContext);

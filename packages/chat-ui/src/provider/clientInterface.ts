@@ -110,7 +110,7 @@ export type ConfabUiDrops = Pick<
  * <ConfabProvider client={client}>…</ConfabProvider>
  */
 export interface ConfabUiClient {
-  /** Client state (spec §3): session, chats, the open chat's messages, connection state… */
+  /** Client state (docs/PRODUCT.md §3): session, chats, the open chat's messages, connection state… */
   readonly store: ConfabUiStore;
   /** The server's origin; shown in the agent quickstart and used for the image proxy. */
   readonly baseUrl: string;

@@ -4,9 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /*
- * House style 20, checked on the sheet a host gets: theme.css with its imports inlined as the
- * bundlers do (`@import url(x) layer(confab)` becomes `@layer confab { …x… }`), then read with a
- * small tokenizer (comments and strings skipped, blocks nested by their braces).
+ * A library never restyles its host (docs/STYLE.md), checked on the sheet a host gets: theme.css
+ * with its imports inlined as the bundlers do (`@import url(x) layer(confab)` becomes `@layer
+ * confab { …x… }`), then read with a small tokenizer (comments and strings skipped, blocks nested
+ * by their braces).
  */
 
 // The sheet as published (src/theme); this test lives outside it so the package does not ship it.

@@ -3,7 +3,7 @@ export interface NavigateOptions {
   replace?: boolean;
   /**
    * Navigation state for the target route (react-router's `location.state`), e.g.
-   * `{ preselectedAgent }` for /chat/new (spec §2) or `{ firstMessage }` for a new chat.
+   * `{ preselectedAgent }` for /chat/new (docs/PRODUCT.md §2) or `{ firstMessage }` for a new chat.
    */
   state?: unknown;
 }

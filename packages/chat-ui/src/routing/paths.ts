@@ -1,6 +1,6 @@
 /**
- * Routing policy of spec §2, as plain functions so any host router can apply it. chat-ui still
- * never imports a router: the host decides how to redirect.
+ * Routing policy of docs/PRODUCT.md §2, as plain functions so any host router can apply it. chat-ui
+ * still never imports a router: the host decides how to redirect.
  */
 
 /** Exact public paths; anything under /join/ is public too. */
@@ -8,7 +8,8 @@ const publicPaths = new Set(['/', '/login', '/register', '/forgot-password', '/r
 
 /**
  * True for the paths an unauthenticated visitor may stay on: login, register, forgot-password,
- * reset-password, the root and anything under /join/ (spec §2). A trailing slash is ignored.
+ * reset-password, the root and anything under /join/ (docs/PRODUCT.md §2). A trailing slash is
+ * ignored.
  */
 export function isPublicPath(pathname: string): boolean {
   const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname;

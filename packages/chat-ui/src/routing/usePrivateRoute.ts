@@ -9,8 +9,8 @@ export type PrivateRouteDecision = 'checking' | 'allow' | 'redirect';
 const selectIsAuthenticated = (state: ClientState) => state.isAuthenticated;
 
 /**
- * The private-route guard of spec §2: signed-in users pass at once; anyone else is sent to
- * /login after an initial check of 100 ms, unless the path is public. The host turns 'redirect'
+ * The private-route guard of docs/PRODUCT.md §2: signed-in users pass at once; anyone else is sent
+ * to /login after an initial check of 100 ms, unless the path is public. The host turns 'redirect'
  * into its router's redirect, e.g. `<Navigate to="/login" replace />`.
  */
 export function usePrivateRoute(pathname: string, checkMs: number = constants.privateRouteAuthCheckMs): PrivateRouteDecision {

@@ -1,8 +1,9 @@
 import type { Decorator } from '@storybook/react-vite';
 
 /**
- * The states spec §2 and issue 13 ask every component to show, as story fragments:
- * `...narrow` (a 390 px phone), `withRtl` (right-to-left text), `withWidth(px)` (a narrow column).
+ * The states every component shows (docs/PRODUCT.md §2; docs/STYLE.md, Accessible by construction),
+ * as story fragments: `...narrow` (a 390 px phone), `withRtl` (right-to-left text), `withWidth(px)`
+ * (a narrow column).
  */
 
 /**

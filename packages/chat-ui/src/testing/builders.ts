@@ -1,7 +1,7 @@
 import type { ChatRecord, SearchResultsData, UserRecord } from '@confab/client';
 import type { ClientMessage } from '../internal/chatClient';
 
-/* Fixture builders for tests and stories (house style 13): defaults plus the fields that matter. */
+/* Fixture builders for tests and stories (docs/STYLE.md, Tests beside the code, with builders): defaults plus the fields that matter. */
 
 export function userRecordOf(id: string, username: string, name = '', type = 'user'): UserRecord {
   return { id, username, name, type, created: '2026-01-01 00:00:00.000Z', updated: '2026-01-01 00:00:00.000Z' };

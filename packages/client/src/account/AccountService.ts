@@ -20,14 +20,14 @@ export interface ApiKeysInput {
 
 /**
  * The signed-in user's own account: complete-account for soft-registered users, username and
- * AI-provider keys (spec §4, §5, §7). Every failure rejects with a ConfabError.
+ * AI-provider keys (docs/PRODUCT.md §4, §5, §7). Every failure rejects with a ConfabError.
  */
 export class AccountService {
   constructor(private readonly dependencies: AccountServiceDependencies) {}
 
   /**
    * POST /api/complete-account with the e-mail trimmed and lower-cased. A failure rejects with a
-   * ConfabError whose message is the spec §8 text ('Email: …' or the fallback).
+   * ConfabError whose message is the docs/PRODUCT.md §8 text ('Email: …' or the fallback).
    */
   async completeAccount(input: { email: string; username: string; password: string }): Promise<{ message?: string }> {
     const body = normalizeCompleteAccount({ ...input, confirmPassword: input.password });
@@ -62,9 +62,9 @@ export class AccountService {
   }
 
   /**
-   * /complete-signup (spec §4): names the account (username, display name defaulting to it), then
-   * signs in with the temporary password. The update needs the server to accept it for `userId`
-   * (the caller's own record when a session exists).
+   * /complete-signup (docs/PRODUCT.md §4): names the account (username, display name defaulting to
+   * it), then signs in with the temporary password. The update needs the server to accept it for
+   * `userId` (the caller's own record when a session exists).
    */
   async completeSignup(input: { userId: string; tempPassword: string; username: string; displayName?: string }): Promise<UserRecord> {
     const username = input.username.trim();

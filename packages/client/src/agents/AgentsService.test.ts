@@ -50,7 +50,7 @@ describe('agents.search', () => {
     expect(agentRequests()).toHaveLength(0);
   });
 
-  it('caches answers 30 s per query and chat (spec §9)', async () => {
+  it('caches answers 30 s per query and chat (docs/PRODUCT.md §9)', async () => {
     vi.useFakeTimers(fakeTimerOptions);
     server.backend.agents.push(deep);
     await client.agents.search('deep');
@@ -175,7 +175,7 @@ describe('hosted Confab agents', () => {
   });
 });
 
-describe('the spec §8 agent texts', () => {
+describe('the docs/PRODUCT.md §8 agent texts', () => {
   it('words failures with field errors, the server message, or the error itself', async () => {
     server.backend.failNext(400, 'Failed to create agent.', { username: { code: 'validation_not_unique', message: 'The username is taken.' } });
     const taken = await client.agents.create({ name: 'Echo', username: 'echo' }).catch((error: unknown) => error);

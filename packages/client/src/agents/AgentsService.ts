@@ -64,9 +64,9 @@ const agentPath = (id: string) => `/api/agents/${encodeURIComponent(id)}`;
 const hostedPath = (id: string) => `/api/admin/confab-agents/${encodeURIComponent(id)}`;
 
 /**
- * Agents (issue 9, docs/CONTRACTS.md "Agents"): search (cached 30 s per query and chat, spec §9),
+ * Agents (docs/CONTRACTS.md "Agents"): search (cached 30 s per query and chat, docs/PRODUCT.md §9),
  * the user's own agents in store.agents, their keys, and hosted Confab agents for admins. Every
- * failure rejects with a ConfabError; screens word it with the spec §8 mappers
+ * failure rejects with a ConfabError; screens word it with the docs/PRODUCT.md §8 mappers
  * (createAgentErrorMessage and friends).
  *
  * @example
@@ -101,9 +101,10 @@ export class AgentsService {
   }
 
   /**
-   * Agents whose name, username or type contains the trimmed query (spec §5), at most 20; with
-   * chatId only the types that chat permits (spec §6). [] without a request for a blank query.
-   * Answers are cached 30 s per (query, chat); a failed or aborted search is not cached.
+   * Agents whose name, username or type contains the trimmed query (docs/PRODUCT.md §5), at most
+   * 20; with chatId only the types that chat permits (docs/PRODUCT.md §6). [] without a request for
+   * a blank query. Answers are cached 30 s per (query, chat); a failed or aborted search is not
+   * cached.
    */
   async search(query: string, options: AgentSearchOptions = {}): Promise<AgentSearchHit[]> {
     if (!shouldSearchAgents(query)) return [];

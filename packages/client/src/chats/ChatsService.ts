@@ -31,8 +31,8 @@ export interface ChatPatch {
 }
 
 /**
- * Chats through the record API (spec §7 chats), kept in step with `store.chats` both by its own
- * answers and by the gateway's chat-list events. Every failure rejects with a ConfabError.
+ * Chats through the record API (docs/PRODUCT.md §7 chats), kept in step with `store.chats` both by
+ * its own answers and by the gateway's chat-list events. Every failure rejects with a ConfabError.
  */
 export class ChatsService {
   constructor(private readonly dependencies: ChatsServiceDependencies) {
@@ -69,7 +69,7 @@ export class ChatsService {
     return chat;
   }
 
-  /** The caller becomes creator, participant and admin (spec §3). */
+  /** The caller becomes creator, participant and admin (docs/PRODUCT.md §3). */
   async create(input: CreateChatInput): Promise<ChatRecord> {
     const user = this.dependencies.currentUser();
     const problem = validateChatCreation({ name: input.name, userId: user.id });

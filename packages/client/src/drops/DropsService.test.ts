@@ -37,7 +37,7 @@ function seedDrops(count: number, overrides: Partial<WireDrop> = {}): WireDrop[]
   return added.reverse();
 }
 
-describe('the feed service (spec §7)', () => {
+describe('the feed service (docs/PRODUCT.md §7)', () => {
   it('asks each list for a page of 20 with the bearer token, and answers the page', async () => {
     const [first] = seedDrops(2);
     const page = await client.drops.getFeed(1);
@@ -58,13 +58,13 @@ describe('the feed service (spec §7)', () => {
     ['getFeed', 'Failed to fetch feed'],
     ['getTrending', 'Failed to fetch trending drops'],
     ['getDiscover', 'Failed to fetch discovery drops'],
-  ] as const)('%s rejects with the spec §8 text, keeping the status and the server message', async (method, text) => {
+  ] as const)('%s rejects with the docs/PRODUCT.md §8 text, keeping the status and the server message', async (method, text) => {
     server.backend.failNext(503, 'Down for maintenance.');
     const failure = await client.drops[method](1).catch((error: unknown) => error);
     expect(failure).toMatchObject({ name: 'ConfabError', message: text, status: 503, serverMessage: 'Down for maintenance.' });
   });
 
-  it('words every other failure with its spec §8 text', async () => {
+  it('words every other failure with its docs/PRODUCT.md §8 text', async () => {
     const cases: Array<[() => Promise<unknown>, string]> = [
       [() => client.drops.getChatDrops('chat1'), 'Failed to fetch chat drops'],
       [() => client.drops.getDrop('nope'), 'Failed to fetch drop'],
@@ -131,7 +131,7 @@ describe('the feed state', () => {
   });
 });
 
-describe('like and bookmark (spec §4)', () => {
+describe('like and bookmark (docs/PRODUCT.md §4)', () => {
   it('flips at once, takes the server count, and blocks a second toggle while one is in flight', async () => {
     const [drop] = seedDrops(1, { like_count: 4 });
     await client.drops.loadFeed('following');
@@ -195,7 +195,7 @@ describe('chats, drops and notifications', () => {
     expect(state().discover).toMatchObject({ loading: false, error: null, chats: [{ name: 'Design' }] });
   });
 
-  it('creates a drop trimmed, and refuses an invalid one without a request (spec §5)', async () => {
+  it('creates a drop trimmed, and refuses an invalid one without a request (docs/PRODUCT.md §5)', async () => {
     await expect(client.drops.createDrop({ chat_id: 'chat1', title: '  ', content: 'x' })).rejects.toMatchObject({ status: 400, message: 'Please enter a title' });
     await expect(client.drops.createDrop({ chat_id: 'chat1', title: 'x'.repeat(101), content: 'x' })).rejects.toMatchObject({ message: 'Title must be at most 100 characters' });
     await expect(client.drops.createDrop({ chat_id: 'chat1', title: 'x', content: 'y'.repeat(2001) })).rejects.toMatchObject({ message: 'Content must be at most 2000 characters' });

@@ -24,7 +24,7 @@ export interface DropsServiceDependencies {
 export interface DropsPageOptions {
   /** Page 1's `snapshot`, for pages 2, 3 … (docs/CONTRACTS.md "Drops" paging). */
   snapshot?: string;
-  /** Default 20 (spec §9), at most 100. */
+  /** Default 20 (docs/PRODUCT.md §9), at most 100. */
   perPage?: number;
   signal?: AbortSignal;
 }
@@ -50,8 +50,8 @@ const dropPath = (id: string) => `/api/drops/${encodeURIComponent(id)}`;
 const followPath = (chatId: string) => `/api/follow/${encodeURIComponent(chatId)}`;
 
 /**
- * The failure of a drops call with the spec §8 client text ('Failed to fetch feed', …) as its
- * message; status, the server's body (`serverMessage`), field errors and isAbort are kept.
+ * The failure of a drops call with the docs/PRODUCT.md §8 client text ('Failed to fetch feed', …)
+ * as its message; status, the server's body (`serverMessage`), field errors and isAbort are kept.
  */
 function dropsError(error: unknown, text: string): ConfabError {
   const failure = toConfabError(error);
@@ -59,11 +59,11 @@ function dropsError(error: unknown, text: string): ConfabError {
 }
 
 /**
- * Drops (issue 10, docs/CONTRACTS.md "Drops"): the spec §7 feed service (getFeed, getTrending,
+ * Drops (docs/CONTRACTS.md "Drops"): the docs/PRODUCT.md §7 feed service (getFeed, getTrending,
  * getDiscover, getChatDrops, getDrop, toggleLike, toggleBookmark) plus follow, discover,
  * create, delete, bookmarks and notifications; every failure rejects with a ConfabError whose
- * message is the spec §8 text. The screens' state lives in `store` (its own zustand vanilla
- * store): the `load…` methods fill it, toggles and follows update it optimistically, and
+ * message is the docs/PRODUCT.md §8 text. The screens' state lives in `store` (its own zustand
+ * vanilla store): the `load…` methods fill it, toggles and follows update it optimistically, and
  * `drop_published` frames add the 'New drops' of the Following feed and bump the badge.
  *
  * @example
@@ -101,7 +101,7 @@ export class DropsService {
     });
   }
 
-  // The spec §7 feed service: one call, one answer, nothing stored.
+  // The docs/PRODUCT.md §7 feed service: one call, one answer, nothing stored.
 
   /** GET /api/drops/feed: drops of the chats the user follows, newest first. */
   getFeed(page = 1, options: DropsPageOptions = {}): Promise<DropListAnswer> {
@@ -153,8 +153,8 @@ export class DropsService {
   }
 
   /**
-   * Likes or unlikes a drop (spec §4): every copy in the store flips at once and takes the
-   * server's count when it answers; a failure restores what was there and rejects. While a like
+   * Likes or unlikes a drop (docs/PRODUCT.md §4): every copy in the store flips at once and takes
+   * the server's count when it answers; a failure restores what was there and rejects. While a like
    * of this drop is in flight a second one sends nothing and resolves null.
    */
   toggleLike(id: string): Promise<LikeAnswer | null> {
@@ -272,8 +272,8 @@ export class DropsService {
 
   /**
    * Publishes a drop from a chat (participants only). Title and content are trimmed and checked
-   * first (spec §5): an invalid one rejects with the exact text (status 400) without a request.
-   * Resolves with the drop; open it at /drops/{slug}.
+   * first (docs/PRODUCT.md §5): an invalid one rejects with the exact text (status 400) without a
+   * request. Resolves with the drop; open it at /drops/{slug}.
    */
   async createDrop(input: CreateDropInput): Promise<WireDrop> {
     const invalid = validateDrop(input);
@@ -330,8 +330,8 @@ export class DropsService {
   // The screens' state.
 
   /**
-   * Opens a feed tab at page 1 (spec §4: switching tabs resets to page 1) with a new snapshot.
-   * The Following feed also takes in the 'New drops' and marks notifications read.
+   * Opens a feed tab at page 1 (docs/PRODUCT.md §4: switching tabs resets to page 1) with a new
+   * snapshot. The Following feed also takes in the 'New drops' and marks notifications read.
    */
   async loadFeed(tab: FeedTab): Promise<void> {
     const generation = ++this.feedGeneration;
@@ -352,7 +352,7 @@ export class DropsService {
     }
   }
 
-  /** Appends the next page of the open tab while has_more (spec §4 Load More); nothing otherwise. */
+  /** Appends the next page of the open tab while has_more (docs/PRODUCT.md §4 Load More); nothing otherwise. */
   async loadMore(): Promise<void> {
     const { feed } = this.store.getState();
     if (feed.page === 0 || !feed.has_more || feed.loading || feed.loadingMore) return;

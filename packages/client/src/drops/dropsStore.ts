@@ -9,7 +9,7 @@ export type DiscoverChat = DiscoverChatsAnswer['chats'][number];
 /** The chat of GET /api/drops/chat/{id}. */
 export type DropsChat = ChatDropsAnswer['chat'];
 
-/** The feed screen's state (spec §4 Feed): one tab at a time, pages appended while has_more. */
+/** The feed screen's state (docs/PRODUCT.md §4 Feed): one tab at a time, pages appended while has_more. */
 export interface DropsFeedState {
   tab: FeedTab;
   drops: WireDrop[];
@@ -21,7 +21,7 @@ export interface DropsFeedState {
   loading: boolean;
   /** A further page is loading (Load More). */
   loadingMore: boolean;
-  /** The spec §8 client text of the last failed load ('Failed to fetch feed', …), null after a success. */
+  /** The docs/PRODUCT.md §8 client text of the last failed load ('Failed to fetch feed', …), null after a success. */
   error: string | null;
   /** Page 1's snapshot, passed back with pages 2, 3 … (docs/CONTRACTS.md "Drops" paging); '' before page 1. */
   snapshot: string;

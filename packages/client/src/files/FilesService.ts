@@ -50,9 +50,9 @@ export interface RemoveManyResult {
 }
 
 /**
- * The files of a chat (spec §4 Files panel, §5 Upload, §7 files; docs/CONTRACTS.md, Files):
- * list, upload with progress, delete, and the links that open or download a file. Every failure
- * rejects with a ConfabError.
+ * The files of a chat (docs/PRODUCT.md §4 Files panel, §5 Upload, §7 files; docs/CONTRACTS.md,
+ * Files): list, upload with progress, delete, and the links that open or download a file. Every
+ * failure rejects with a ConfabError.
  *
  * @example
  * const file = await client.files.upload(chatId, pickedFile, { onProgress: (percent) => console.log(`${percent}%`) });
@@ -65,7 +65,7 @@ export class FilesService {
 
   constructor(private readonly dependencies: FilesServiceDependencies) {}
 
-  /** The chat's files, newest first, with the uploader expanded; at most 100 (spec §9). */
+  /** The chat's files, newest first, with the uploader expanded; at most 100 (docs/PRODUCT.md §9). */
   async list(chatId: string): Promise<ChatFile[]> {
     const { pb } = this.dependencies;
     try {
@@ -110,8 +110,8 @@ export class FilesService {
   }
 
   /**
-   * Deletes a file; only its uploader may (spec §6). The server answers 404 to anyone else, which
-   * rejects with status 404 and the spec's permission text.
+   * Deletes a file; only its uploader may (docs/PRODUCT.md §6). The server answers 404 to anyone
+   * else, which rejects with status 404 and the permission text of docs/PRODUCT.md §8.
    */
   async remove(fileId: string): Promise<void> {
     try {

@@ -1,4 +1,4 @@
-/** Agents always get this green (spec §1). */
+/** Agents always get this green (docs/PRODUCT.md §1). */
 export const agentAvatarColor = '#16a34a';
 
 /** Person colours, chosen to keep white initials readable; none is green, which marks agents. */

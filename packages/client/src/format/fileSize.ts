@@ -1,7 +1,7 @@
 const kilobyte = 1024;
 const megabyte = 1024 * kilobyte;
 
-/** File sizes in B, KB or MB (spec §5), e.g. '512 B', '1.5 KB', '12.3 MB'. */
+/** File sizes in B, KB or MB (docs/PRODUCT.md §5), e.g. '512 B', '1.5 KB', '12.3 MB'. */
 export function formatFileSize(sizeBytes: number): string {
   if (!Number.isFinite(sizeBytes) || sizeBytes < 0) return '0 B';
   if (sizeBytes < kilobyte) return `${Math.round(sizeBytes)} B`;

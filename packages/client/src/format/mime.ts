@@ -1,4 +1,4 @@
-/** Extensions of spec §9 mapped to their mime types. */
+/** Extensions of docs/PRODUCT.md §9 mapped to their mime types. */
 export const mimeTypes = {
   pdf: 'application/pdf',
   txt: 'text/plain',

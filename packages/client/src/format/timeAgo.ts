@@ -15,7 +15,7 @@ const weekMs = 7 * dayMs;
 const shortMonthsEn = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /**
- * Relative date of spec §9: under an hour 'Nm ago', under a day 'Nh ago', under 7 days
+ * Relative date of docs/PRODUCT.md §9: under an hour 'Nm ago', under a day 'Nh ago', under 7 days
  * 'Nd ago', otherwise a short month and day ('Jan 5'); in Chinese 'N分钟前', 'N小时前',
  * 'N天前', '1月5日'. Future times count as now. Returns '' for an unparsable date.
  *

@@ -7,7 +7,7 @@ import { classifyInviteInput, shouldSearchInviteSuggestions } from '../validatio
 import { messages } from '../validation/messages';
 import { LatestOnly } from '../store/latestOnly';
 
-/** GET /api/invitation/{token} (docs/CONTRACTS.md, issue 4); the wire type of `@confab/client/protocol`. */
+/** GET /api/invitation/{token} (docs/CONTRACTS.md, Invitations and onboarding); the wire type of `@confab/client/protocol`. */
 export type Invitation = InvitationView;
 
 export type { InviteResult, PendingInvitation };
@@ -65,8 +65,8 @@ export function chatIdFromLocation(location: string | null | undefined): string 
 const path = (token: string) => encodeURIComponent(token);
 
 /**
- * Invitations, share links and invites (spec §4, §7; contracts of issue 4). Every failure
- * rejects with a ConfabError.
+ * Invitations, share links and invites (docs/PRODUCT.md §4, §7; docs/CONTRACTS.md, Invitations and
+ * onboarding). Every failure rejects with a ConfabError.
  */
 export class InvitationsService {
   /** True once listPending() ran for this session: live updates only refresh a list someone shows. */

@@ -34,8 +34,8 @@ export interface MessagesServiceDependencies {
 /** Error codes that refuse one send_message: the frame's ref is the message's client_id. */
 const refusedSendCodes: ReadonlySet<string> = new Set(['invalid_message', 'rate_limited', 'not_a_participant']);
 /**
- * The open chat's messages (spec §7 messages and realtime): history by keyset pages over the
- * record API, live and missed messages from the gateway merged by seq, and optimistic sending.
+ * The open chat's messages (docs/PRODUCT.md §7 messages and realtime): history by keyset pages over
+ * the record API, live and missed messages from the gateway merged by seq, and optimistic sending.
  */
 export class MessagesService {
   private readonly sendTimeoutMs: number;
@@ -47,7 +47,7 @@ export class MessagesService {
   /** Renewed by every open and close, so answers for a chat no longer open are dropped. */
   private readonly loads = new LatestOnly();
   private olderRequest: Promise<{ hasMore: boolean }> | null = null;
-  /** Agents at work in the open chat: streamed replies, status lines, notices (issue 9). */
+  /** Agents at work in the open chat: streamed replies, status lines, notices (docs/CONTRACTS.md, Agents). */
   private readonly activity: AgentActivity;
 
   constructor(private readonly dependencies: MessagesServiceDependencies, options: MessagesOptions = {}) {

@@ -1,5 +1,5 @@
 /**
- * The agents' part of the wire contract (issue 9, docs/CONTRACTS.md "Agents"): the HTTP answers
+ * The agents' part of the wire contract (docs/CONTRACTS.md "Agents"): the HTTP answers
  * of the agent endpoints, the frames an agent's connection speaks, and the frames people's
  * clients receive while agents work. Types and constants only; re-exported by `./index.ts`.
  */
@@ -33,7 +33,7 @@ export interface AgentView {
   updated: string;
 }
 
-/** The spec's agent search result form (§3 Agent). */
+/** The agent search result form of docs/PRODUCT.md §3 (Agent). */
 export type AgentSearchHit = Pick<AgentView, 'id' | 'name' | 'username' | 'agent_type' | 'description' | 'status' | 'created_by'>;
 
 /** GET /api/agents/search?q=…[&chat_id=…]. */
@@ -236,7 +236,7 @@ export type AgentServerFrame =
   | AgentNoticeFrame
   | AgentPresenceFrame;
 
-/** The texts of agent notices (spec §8 style, exact). */
+/** The texts of agent notices (docs/PRODUCT.md §8 style, exact). */
 export const agentNoticeTexts = {
   offline: (username: string, queueMinutes: number) =>
     `@${username} is offline. Your message will be delivered if it reconnects within ${queueMinutes} minutes.`,

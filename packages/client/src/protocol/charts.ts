@@ -1,8 +1,8 @@
 /**
- * A chart message (issue 11, @data): a message whose whole content is this JSON. Agents post it
- * with `reply.send(JSON.stringify(chart))`; clients render it as a chart with its values as a
- * table (`renderMessageContent` answers `{ kind: 'chart', data }`), and show anything malformed
- * as plain text. Types and limits only.
+ * A chart message (docs/CONTRACTS.md, Hosted agents; @data): a message whose whole content is this
+ * JSON. Agents post it with `reply.send(JSON.stringify(chart))`; clients render it as a chart with
+ * its values as a table (`renderMessageContent` answers `{ kind: 'chart', data }`), and show
+ * anything malformed as plain text. Types and limits only.
  *
  * @example
  * { "type": "chart", "title": "Revenue by month", "kind": "line",

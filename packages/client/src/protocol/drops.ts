@@ -1,10 +1,10 @@
 /**
- * The drops' part of the wire contract (issue 10, docs/CONTRACTS.md "Drops"): the answers of the
+ * The drops' part of the wire contract (docs/CONTRACTS.md "Drops"): the answers of the
  * drops, follow and discover endpoints and the realtime frame of a new drop. Types and constants
  * only; re-exported by `./index.ts`.
  */
 
-/** A drop as every signed-in user reads it (spec §3 Drop), with the caller's own flags. */
+/** A drop as every signed-in user reads it (docs/PRODUCT.md §3 Drop), with the caller's own flags. */
 export interface WireDrop {
   id: string;
   slug: string;
@@ -88,7 +88,7 @@ export interface DropPublishedFrame {
   drop: WireDrop;
 }
 
-/** Limits of drops both sides know (spec §9). */
+/** Limits of drops both sides know (docs/PRODUCT.md §9). */
 export const dropLimits = {
   titleMaxLength: 100,
   contentMaxLength: 2000,

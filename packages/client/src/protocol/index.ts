@@ -1,8 +1,8 @@
 /**
- * Wire types of the realtime WebSocket (spec §7 "Realtime messages"), and the answer shapes of
- * product endpoints both sides spell (at the end), shared by the client and @confab/server
- * through the `@confab/client/protocol` entry. Every frame is one JSON object with a `type`.
- * Types and a few constants only: no behaviour.
+ * Wire types of the realtime WebSocket (docs/PRODUCT.md §7 "Realtime messages"), and the answer
+ * shapes of product endpoints both sides spell (at the end), shared by the client and
+ * @confab/server through the `@confab/client/protocol` entry. Every frame is one JSON object with a
+ * `type`. Types and a few constants only: no behaviour.
  *
  * Additions must stay backward compatible: new optional fields, new frame types that old peers
  * may ignore.
@@ -19,7 +19,7 @@ export type { ChartMessage } from './charts';
 export { chartLimits } from './charts';
 export { dropLimits, reservedDropSlugs } from './drops';
 
-/** The message as the gateway sends it (the spec's normalised message form). */
+/** The message as the gateway sends it (the normalised message form of docs/PRODUCT.md §3). */
 export interface WireMessage {
   message_id: string;
   chat_id: string;
@@ -94,7 +94,7 @@ export interface AuthSuccessFrame {
 
 export interface AuthErrorFrame {
   type: 'authError';
-  /** The spec does not show the content; a human-readable reason when present. */
+  /** docs/PRODUCT.md does not give the content; a human-readable reason when present. */
   message?: string;
 }
 
@@ -155,8 +155,8 @@ export interface ChatDeletedFrame {
 }
 
 /**
- * A file of one of the user's chats was uploaded or deleted (issue 5), sent to every participant's
- * sockets: an open files panel loads the list again.
+ * A file of one of the user's chats was uploaded or deleted (docs/CONTRACTS.md, Files), sent to
+ * every participant's sockets: an open files panel loads the list again.
  */
 export interface ChatFilesChangedFrame {
   type: 'chat_files_changed';
@@ -245,7 +245,8 @@ export const maxReplayMessages = 500;
 /**
  * POST /api/invite-to-chat. An e-mail invitation answers `invited` whatever the address is (an
  * account, no account, or already in the chat), so the answer never tells who has an account.
- * A username (admins only, as spec §6 gives inviting to chat admins) is added at once: `added`.
+ * A username (admins only, as docs/PRODUCT.md §6 gives inviting to chat admins) is added at once:
+ * `added`.
  */
 export type InviteResult = InviteInvitedResult | InviteAddedResult;
 

@@ -22,9 +22,9 @@ const defaultTimings: Required<RealtimeTimings> = {
 };
 
 /**
- * The realtime WebSocket of spec §4: authenticates with the session token, keeps a heartbeat,
- * reconnects with capped exponential backoff while the login is valid, and after a reconnect
- * re-joins its chats from the last seq it holds so that missed messages arrive in order.
+ * The realtime WebSocket of docs/PRODUCT.md §4: authenticates with the session token, keeps a
+ * heartbeat, reconnects with capped exponential backoff while the login is valid, and after a
+ * reconnect re-joins its chats from the last seq it holds so that missed messages arrive in order.
  *
  * @example
  * const realtime = new RealtimeConnection({ url: () => 'ws://localhost:8090/api/ws', token: () => pb.authStore.token });

@@ -4,7 +4,7 @@ import type { ConnectionState } from '../store/createConfabStore';
 /** idle until the first connect(); connecting also covers the waits between reconnect attempts. */
 export type RealtimeState = ConnectionState;
 
-/** Timings of spec §4 / §9; every one defaults to the spec's value (constants.ts). */
+/** Timings of docs/PRODUCT.md §4 / §9; every one defaults to the value given there (constants.ts). */
 export interface RealtimeTimings {
   /** Heartbeat period once connected. Default 30 000. */
   pingIntervalMs?: number;

@@ -1,6 +1,7 @@
 /**
- * The sanitiser's explicit allow-list for message HTML (spec §1: "Rendered HTML is sanitised with
- * an allow-list of tags and attributes. The attributes style and onload are forbidden").
+ * The sanitiser's explicit allow-list for message HTML (docs/PRODUCT.md §1: "Rendered HTML is
+ * sanitised with an allow-list of tags and attributes. The attributes style and onload are
+ * forbidden").
  *
  * Everything not listed here is dropped. The list covers what marked emits for GFM markdown plus
  * the inline HTML agents commonly write; it deliberately leaves out anything that can run script,
@@ -25,7 +26,7 @@ export const ALLOWED_ATTRIBUTES = [
   'title', 'width',
 ] as const;
 
-/** Named explicitly (on top of the allow-list) because the spec forbids them by name. */
+/** Named explicitly (on top of the allow-list) because docs/PRODUCT.md §1 forbids them by name. */
 export const FORBIDDEN_ATTRIBUTES = ['style', 'onload', 'onerror', 'srcset', 'formaction', 'xlink:href'] as const;
 
 /** Named explicitly so a later widening of ALLOWED_TAGS cannot let these in by accident. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { proxiedImageSrc, withImageProxyAccess } from './imageProxy';
 
-describe('image proxy URLs (finding 14)', () => {
+describe('image proxy URLs', () => {
   it('rewrites remote http(s) and scheme-relative images only', () => {
     expect(proxiedImageSrc('https://a.example/x.png')).toBe('/api/image-proxy?url=https%3A%2F%2Fa.example%2Fx.png');
     expect(proxiedImageSrc('HTTP://a.example/x.png')).toBe('/api/image-proxy?url=HTTP%3A%2F%2Fa.example%2Fx.png');

@@ -1,6 +1,6 @@
 /**
- * Remote images in messages and drops load through the server's image proxy (finding 14), so
- * reading a message never tells a third party the reader's address. Relative images (the
+ * Remote images in messages and drops load through the server's image proxy (docs/SECURITY.md C9),
+ * so reading a message never tells a third party the reader's address. Relative images (the
  * server's own files) and anything not http(s) are left as they are.
  */
 

@@ -1,4 +1,5 @@
-// Message body rendering (spec §1): search-result JSON, sanitised markdown/HTML, or plain text.
+// Message body rendering (docs/PRODUCT.md §1): search-result JSON, sanitised markdown/HTML, or
+// plain text.
 export { renderMessageContent, createMessageRenderer } from './renderMessageContent';
 export type { RenderedContent, MessageRenderer, WindowLike } from './renderMessageContent';
 export { parseSearchResults } from './searchResults';

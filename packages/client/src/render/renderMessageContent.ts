@@ -1,7 +1,7 @@
 /**
- * Turns a stored message body into something a UI can show safely (spec §1): a search-results
- * card, a chart (protocol/charts.ts), sanitised HTML (from markdown or inline HTML), or escaped
- * plain text.
+ * Turns a stored message body into something a UI can show safely (docs/PRODUCT.md §1): a
+ * search-results card, a chart (protocol/charts.ts), sanitised HTML (from markdown or inline HTML),
+ * or escaped plain text.
  *
  * The renderer never returns unsanitised HTML. When there is no DOM for DOMPurify to work on
  * (Node without jsdom) or when markdown/sanitising throws, the body comes back as `kind: 'text'`,

@@ -80,7 +80,8 @@ function configure(purify: DOMPurify): Sanitizer {
       // An image its author gave no text is decorative to a screen reader (`alt=""`), never a
       // bare file name read aloud (axe: image-alt).
       if (!node.hasAttribute('alt')) node.setAttribute('alt', '');
-      // Remote images load through the server's image proxy (finding 14): the host never sees the reader.
+      // Remote images load through the server's image proxy (docs/SECURITY.md C9): the host never
+      // sees the reader.
       const src = node.getAttribute('src');
       if (src !== null) node.setAttribute('src', proxiedImageSrc(src));
     }

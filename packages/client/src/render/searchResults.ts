@@ -1,5 +1,5 @@
 /**
- * Parsing of search-result message bodies (spec §3 "Search result data").
+ * Parsing of search-result message bodies (docs/PRODUCT.md §3 "Search result data").
  *
  * Agents write these, so the shape is checked field by field: optional fields get defaults,
  * and anything malformed yields null so the caller shows the body as plain text rather than a

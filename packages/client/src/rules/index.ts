@@ -1,5 +1,5 @@
-// `@confab/client/rules`: the spec's constants and pure rules that the server enforces too,
-// without the rest of the client (no SDK, no store, no renderer). One source for both sides.
+// `@confab/client/rules`: the constants and pure rules of docs/PRODUCT.md that the server enforces
+// too, without the rest of the client (no SDK, no store, no renderer). One source for both sides.
 export { constants } from '../constants';
 export { fileExtension, isAllowedUpload, isAudioFile, uploadExtensions, validateUpload } from '../validation/upload';
 export { messages } from '../validation/messages';

@@ -4,10 +4,10 @@ import type { PendingInvitation } from '../protocol';
 import { isChatAdmin } from '../records';
 import type { AgentNotice, AgentRecord, AgentStatusLine, ChatRecord, ClientMessage, UserRecord } from '../types';
 
-/** The realtime connection's state (spec §4): idle until the first connect. */
+/** The realtime connection's state (docs/PRODUCT.md §4): idle until the first connect. */
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'closed';
 
-/** Client state of spec §3, held in a framework-agnostic zustand vanilla store. */
+/** Client state of docs/PRODUCT.md §3, held in a framework-agnostic zustand vanilla store. */
 export interface ClientState {
   /** True until ConfabClient.initialize() has checked the stored session. */
   initializing: boolean;

@@ -3,7 +3,7 @@ import { ConfabClient } from '../client/ConfabClient';
 import { messages } from '../rules';
 
 /*
- * One contract, two backends (house style 19; the bus suite does the same for its two buses): the
+ * One contract, two backends (docs/STYLE.md, One fake, held to the real thing): the
  * behaviours the fake backend (fakeBackend.ts) answers, written once against the PocketBase wire
  * and @confab/client's public API, and run on the fake (backendContract.fake.test.ts, client
  * project) and on a real confab-server on SQLite (packages/server/test/backendContract.test.ts).

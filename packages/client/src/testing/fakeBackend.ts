@@ -1,10 +1,10 @@
 /**
  * A tiny in-memory stand-in for confab-server's account endpoints, speaking the PocketBase wire
- * format (shared/reference/pocketbase-wire.md). Tests and stories hand its `fetch` to a real
+ * format (docs/PROTOCOLS.md, PocketBase wire format). Tests and stories hand its `fetch` to a real
  * ConfabClient, so screens are exercised through the real client and SDK, not mocks.
  *
  * Not exported from the package: it knows only what the screens need, and none of the server's
- * rules (house style 19): those are tested on the real server.
+ * rules (docs/STYLE.md, One fake, held to the real thing): those are tested on the real server.
  */
 import type { ChatFile } from '../files/chatFile';
 import type { AgentView, WireDrop } from '../protocol';

@@ -4,11 +4,11 @@ import { callerId, errorResponse, json, nextRecordId, stamp } from './fakeHttp';
 
 /*
  * The routes of the fake backend for one's own invitations and leaving a chat (docs/CONTRACTS.md,
- * "Invitations and onboarding"). Kept to bookkeeping on purpose (house style 19): the caller
- * sees, accepts and declines the invitations addressed to them, and leaves chats they are in.
- * The server's rules (who may invite, the hourly limits, the last admin, the only participant)
- * are not repeated here; they are tested on the real server, and a test that needs a refusal
- * scripts it with `backend.override(...)`.
+ * "Invitations and onboarding"). Kept to bookkeeping on purpose (docs/STYLE.md, One fake, held to
+ * the real thing): the caller sees, accepts and declines the invitations addressed to them, and
+ * leaves chats they are in. The server's rules (who may invite, the hourly limits, the last admin,
+ * the only participant) are not repeated here; they are tested on the real server, and a test that
+ * needs a refusal scripts it with `backend.override(...)`.
  */
 
 /** A pending invitation and the user it is addressed to. */

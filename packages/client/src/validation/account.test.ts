@@ -14,7 +14,7 @@ import {
   validateShareableName,
 } from './account';
 
-// Expected texts are copied verbatim from spec §5 and §8, not from ./messages.
+// Expected texts are copied verbatim from docs/PRODUCT.md §5 and §8, not from ./messages.
 
 describe('validateLogin', () => {
   it.each([

@@ -2,9 +2,9 @@ import { constants } from '../constants';
 import { messages } from './messages';
 
 /*
- * Account form rules of spec §5. Each returns null when valid, else the exact message of the
- * first failing rule, checked in the spec's order. Text fields count as empty when blank after
- * trimming; passwords are never trimmed (spaces are valid password characters).
+ * Account form rules of docs/PRODUCT.md §5. Each returns null when valid, else the exact message of
+ * the first failing rule, checked in the order docs/PRODUCT.md §5 gives. Text fields count as empty
+ * when blank after trimming; passwords are never trimmed (spaces are valid password characters).
  */
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -57,7 +57,7 @@ export function validateInvitationSignup(values: {
   return null;
 }
 
-/** The display name is optional and falls back to the username (spec §5). */
+/** The display name is optional and falls back to the username (docs/PRODUCT.md §5). */
 export function resolveDisplayName(username: string, displayName?: string | null): string {
   const trimmed = displayName?.trim() ?? '';
   return trimmed === '' ? username.trim() : trimmed;
@@ -107,7 +107,7 @@ export function validateCompleteAccount(values: CompleteAccountValues): string |
   return null;
 }
 
-/** The POST /api/complete-account body: e-mail lower-cased and trimmed on submit (spec §5). */
+/** The POST /api/complete-account body: e-mail lower-cased and trimmed on submit (docs/PRODUCT.md §5). */
 export function normalizeCompleteAccount(values: CompleteAccountValues): {
   email: string;
   username: string;

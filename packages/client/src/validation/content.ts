@@ -1,7 +1,7 @@
 import { constants } from '../constants';
 import { messages } from './messages';
 
-/* Content rules of spec §5: messages, drops, chats, agents, profile, invite input. */
+/* Content rules of docs/PRODUCT.md §5: messages, drops, chats, agents, profile, invite input. */
 
 /** A message is sent trimmed and must not be empty. */
 export function validateMessage(content: string): string | null {

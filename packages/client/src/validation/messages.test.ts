@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { messages } from './messages';
 
 /*
- * Every fixed text of spec §5 and §8 (and the §4 texts the client shows), copied from the spec.
- * The test fails when a text in `messages` drifts from the spec.
+ * Every fixed text of docs/PRODUCT.md §5 and §8 (and the §4 texts the client shows), copied from
+ * there. The test fails when a text in `messages` drifts from docs/PRODUCT.md.
  */
 const specTexts = [
   'Please enter both username and password',

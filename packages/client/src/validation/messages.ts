@@ -1,11 +1,13 @@
 import { constants } from '../constants';
 
-// Documents of spec §5 plus the audio types the server also accepts (docs/CONTRACTS.md, issue 5).
+// Documents of docs/PRODUCT.md §5 plus the audio types the server also accepts (docs/CONTRACTS.md,
+// Files).
 const supportedFormats = [...constants.upload.allowedExtensions, ...constants.upload.audioExtensions].join(', ');
 
 /**
- * Every user-facing text of spec §4, §5 and §8, verbatim. Entries marked "ours" cover rules the
- * spec states without a text; change a spec text only together with the spec.
+ * Every user-facing text of docs/PRODUCT.md §4, §5 and §8 (the section numbers below), verbatim.
+ * Entries marked "ours" cover rules stated there without a text; change such a text only together
+ * with docs/PRODUCT.md.
  */
 export const messages = {
   // §5 Login and Register
@@ -24,7 +26,7 @@ export const messages = {
   // §5 Forgot password, set new password
   emailRequired: 'Please enter your email address',
   newPasswordBothFields: 'Please enter your new password in both fields',
-  // §5 Messages, drops, chats, agents (ours: the spec gives no text)
+  // §5 Messages, drops, chats, agents (ours: docs/PRODUCT.md gives no text)
   messageEmpty: 'Please enter a message',
   dropTitleRequired: 'Please enter a title',
   dropContentRequired: 'Please enter some content',
@@ -89,7 +91,7 @@ export const messages = {
   deleteHostedAgentFailed: (detail: string) => `Failed to delete hosted agent: ${detail}`,
   // §4 Agent dev room
   devRoomPending: 'Dev room pending...',
-  // Agents (ours: the spec gives no text)
+  // Agents (ours: docs/PRODUCT.md gives no text)
   agentKeyShownOnce: 'Copy this key now: it will not be shown again. Anyone with it can act as this agent.',
   copyKeyFailed: 'Failed to copy key',
   adminsOnly: 'This page is for admins.',
@@ -123,7 +125,7 @@ export const messages = {
   loadDropsFailed: 'Failed to load drops',
   loadDropFailed: 'Failed to load drop',
   dropNotFound: 'Drop not found',
-  // Drops (ours: the spec gives no text)
+  // Drops (ours: docs/PRODUCT.md gives no text)
   fetchBookmarksFailed: 'Failed to fetch bookmarks',
   deleteDropFailed: 'Failed to delete drop',
   deleteDropConfirmation: 'Are you sure you want to delete this drop? This cannot be undone.',
@@ -142,7 +144,7 @@ export const messages = {
   bulkDeletePartial: (deletedCount: number, failedCount: number) =>
     `Deleted ${deletedCount} files successfully. ${failedCount} files could not be deleted (you may not have permission to delete files uploaded by others).`,
   deleteFilesFailed: 'Failed to delete files. Please try again.',
-  // §5 File deletion asks for confirmation (ours: the spec gives no text)
+  // §5 File deletion asks for confirmation (ours: docs/PRODUCT.md gives no text)
   deleteFileConfirmation: (fileName: string) => `Delete "${fileName}"? This cannot be undone.`,
   deleteFilesConfirmation: (count: number) => `Delete ${count} selected ${count === 1 ? 'file' : 'files'}? This cannot be undone.`,
   // §8 Empty states

@@ -2,7 +2,7 @@ import { toConfabError } from '../errors';
 import type { ConfabError } from '../errors';
 import { messages } from './messages';
 
-/* Server-error mapping of spec §8: what a screen shows for a failed call. */
+/* Server-error mapping of docs/PRODUCT.md §8: what a screen shows for a failed call. */
 
 const fieldLabels: ReadonlyArray<readonly [field: string, label: string]> = [
   ['email', 'Email'],
@@ -62,8 +62,8 @@ const agentFieldLabels: ReadonlyArray<readonly [field: string, label: string]> =
 ];
 
 /**
- * What went wrong with an agent call, for the spec §8 'Failed to … agent: …' texts: field errors
- * as 'Username: …', else the server's message, else the error's own message.
+ * What went wrong with an agent call, for the docs/PRODUCT.md §8 'Failed to … agent: …' texts:
+ * field errors as 'Username: …', else the server's message, else the error's own message.
  */
 export function agentErrorDetail(error: unknown): string {
   const failure = toConfabError(error);
@@ -76,27 +76,27 @@ export function agentErrorDetail(error: unknown): string {
   return failure.serverMessage ?? failure.message;
 }
 
-/** 'Failed to create agent: …' (spec §8). */
+/** 'Failed to create agent: …' (docs/PRODUCT.md §8). */
 export function createAgentErrorMessage(error: unknown): string {
   return messages.createAgentFailed(agentErrorDetail(error));
 }
 
-/** 'Failed to update agent: …' (spec §8). */
+/** 'Failed to update agent: …' (docs/PRODUCT.md §8). */
 export function updateAgentErrorMessage(error: unknown): string {
   return messages.updateAgentFailed(agentErrorDetail(error));
 }
 
-/** 'Failed to delete agent: …' (spec §8). */
+/** 'Failed to delete agent: …' (docs/PRODUCT.md §8). */
 export function deleteAgentErrorMessage(error: unknown): string {
   return messages.deleteAgentFailed(agentErrorDetail(error));
 }
 
-/** 'Failed to create hosted agent: …' (spec §8). */
+/** 'Failed to create hosted agent: …' (docs/PRODUCT.md §8). */
 export function createHostedAgentErrorMessage(error: unknown): string {
   return messages.createHostedAgentFailed(agentErrorDetail(error));
 }
 
-/** 'Failed to delete hosted agent: …' (spec §8). */
+/** 'Failed to delete hosted agent: …' (docs/PRODUCT.md §8). */
 export function deleteHostedAgentErrorMessage(error: unknown): string {
   return messages.deleteHostedAgentFailed(agentErrorDetail(error));
 }

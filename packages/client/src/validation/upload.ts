@@ -9,8 +9,8 @@ export function fileExtension(fileName: string): string {
 }
 
 /**
- * Every extension an upload may have: the documents of spec §5 plus the audio types
- * (docs/CONTRACTS.md, issue 5), in the order the 'Supported formats' text names them.
+ * Every extension an upload may have: the documents of docs/PRODUCT.md §5 plus the audio types
+ * (docs/CONTRACTS.md, Files), in the order the 'Supported formats' text names them.
  */
 export const uploadExtensions: readonly string[] = [...constants.upload.allowedExtensions, ...constants.upload.audioExtensions];
 
@@ -18,7 +18,7 @@ export function isAllowedUpload(fileName: string): boolean {
   return uploadExtensions.includes(fileExtension(fileName));
 }
 
-/** Audio files get a preview player (spec §5: mp3, wav, ogg, m4a, flac). */
+/** Audio files get a preview player (docs/PRODUCT.md §5: mp3, wav, ogg, m4a, flac). */
 export function isAudioFile(fileName: string): boolean {
   return (constants.upload.audioExtensions as readonly string[]).includes(fileExtension(fileName));
 }

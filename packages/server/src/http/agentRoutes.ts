@@ -12,7 +12,7 @@ interface AgentParams {
 }
 
 /**
- * Agent endpoints of docs/CONTRACTS.md "Agents (issue 9)". People manage agents with their
+ * Agent endpoints of docs/CONTRACTS.md "Agents". People manage agents with their
  * record API token; an agent itself calls /api/agent/* with its API key. The rules live in
  * services/agents.ts and the agent runtime.
  */

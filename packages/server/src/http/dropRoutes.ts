@@ -7,7 +7,7 @@ interface IdParams {
   id: string;
 }
 
-/** The drops, discover and follow endpoints of spec §7 (docs/CONTRACTS.md "Drops"); rules in services/drops.ts. */
+/** The drops, discover and follow endpoints of docs/PRODUCT.md §7 (docs/CONTRACTS.md "Drops"); rules in services/drops.ts. */
 export function registerDropRoutes(app: FastifyInstance, services: Services): void {
   const drops = services.drops;
   const feeds: Record<string, FeedKind> = { feed: 'feed', trending: 'trending', discover: 'discover', bookmarks: 'bookmarks' };

@@ -27,8 +27,8 @@ export function verifiedImageType(mediaType: string, bytes: Buffer): string | un
 const askerFaults = new Set(['invalid_url', 'unsupported_scheme', 'refused_address', 'refused_port', 'unsupported_type', 'too_large']);
 
 /**
- * `GET /api/image-proxy?url=…` (finding 14): a remote image fetched by the server through the
- * guarded fetcher, so reading a message never tells a third party the reader's address. For
+ * `GET /api/image-proxy?url=…` (docs/SECURITY.md C9): a remote image fetched by the server through
+ * the guarded fetcher, so reading a message never tells a third party the reader's address. For
  * signed-in people (the Authorization header, or a file token in `token` as `<img>` cannot send
  * headers); PNG, JPEG, GIF and WebP up to 5 MB whose signature agrees with their Content-Type;
  * served with nosniff, a CSP that allows nothing, and private caching.

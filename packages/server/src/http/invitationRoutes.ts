@@ -10,7 +10,7 @@ interface IdParams {
   id: string;
 }
 
-/** Product endpoints of CONTRACTS "Invitations and onboarding (issue 4)"; the rules live in services/invitations.ts and services/onboarding.ts. */
+/** Product endpoints of CONTRACTS "Invitations and onboarding"; the rules live in services/invitations.ts and services/onboarding.ts. */
 export function registerInvitationRoutes(app: FastifyInstance, services: Services): void {
   const invitations = services.invitations;
 

@@ -56,13 +56,13 @@ function asError(error: unknown): Error {
 }
 
 /**
- * The inbound SMTP listener (spec §1 inbox addresses): plain SMTP, no AUTH, meant for 127.0.0.1
- * or behind the domain's MX. RCPT to an address that is not a chat's or a person's is refused
- * with 550; a mail over 25 MB gets 552. Flood limits (InboundMailLimits): a connecting address past
- * its hourly mails gets 451 at MAIL FROM, a recipient past its hourly mails 451 at RCPT, recipients
- * past the per-mail cap 452, and a mail whose attachments a recipient chat has no upload allowance
- * left for 452 at the end of DATA. Each accepted mail becomes an `email` message in every
- * recipient's chat (MailInboxService holds the rules).
+ * The inbound SMTP listener (docs/PRODUCT.md §1 inbox addresses): plain SMTP, no AUTH, meant for
+ * 127.0.0.1 or behind the domain's MX. RCPT to an address that is not a chat's or a person's is
+ * refused with 550; a mail over 25 MB gets 552. Flood limits (InboundMailLimits): a connecting
+ * address past its hourly mails gets 451 at MAIL FROM, a recipient past its hourly mails 451 at
+ * RCPT, recipients past the per-mail cap 452, and a mail whose attachments a recipient chat has no
+ * upload allowance left for 452 at the end of DATA. Each accepted mail becomes an `email` message
+ * in every recipient's chat (MailInboxService holds the rules).
  */
 export function createInboundSmtp(services: Services): SMTPServer {
   const inbox = new MailInboxService(services.context, services.messaging, services.chatEvents);

@@ -15,7 +15,7 @@ import type { RecordsService } from './records';
 import { builtInAgents, isBuiltInAgentUsername } from './builtInAgents';
 import { isReservedUsername } from './userValidation';
 
-/** The hosted agents the server provides (issue 11); their usernames are reserved for everyone else. */
+/** The hosted agents the server provides (docs/CONTRACTS.md, Hosted agents); their usernames are reserved for everyone else. */
 export const builtInAgentUsernames = builtInAgents.map((agent) => agent.username);
 
 const nameMaximum = 100;
@@ -53,9 +53,9 @@ function tooManyAgents(maximum: number): ConfabServerError {
 }
 
 /**
- * Agents as people manage them (issue 9): developers create, update, delete and re-key their own
- * developer agents; server admins manage hosted ones; everyone searches site-wide agents.
- * Connections, mentions and replies are the agent runtime's (packages/server/src/agents/).
+ * Agents as people manage them (docs/CONTRACTS.md, Agents): developers create, update, delete and
+ * re-key their own developer agents; server admins manage hosted ones; everyone searches site-wide
+ * agents. Connections, mentions and replies are the agent runtime's (packages/server/src/agents/).
  */
 export class AgentsService {
   constructor(
@@ -94,7 +94,7 @@ export class AgentsService {
     return Promise.all(agents.map((agent) => this.view(agent)));
   }
 
-  /** Spec §5/§6: site-wide developer and confab agents matching name, username or type; a chat narrows to the types it permits. */
+  /** docs/PRODUCT.md §5/§6: site-wide developer and confab agents matching name, username or type; a chat narrows to the types it permits. */
   async search(auth: RequestAuth, query: string | undefined, chatId: string | undefined): Promise<AgentSearchAnswer> {
     const user = this.accounts.requireUser(auth);
     const text = (query ?? '').trim();
@@ -108,8 +108,8 @@ export class AgentsService {
     }
     const found = await this.context.store.agents.search(text.slice(0, 100), types, searchLimit);
     const views = await this.views(found);
-    // The spec's search form carries created_by; only the caller's own agents show it, as in
-    // the users records (docs/SECURITY.md G14): who made an agent is its owner's to know.
+    // The search form of docs/PRODUCT.md §3 carries created_by; only the caller's own agents show
+    // it, as in the users records (docs/SECURITY.md G14): who made an agent is its owner's to know.
     return {
       agents: views.map(({ id, name, username, agent_type, description, status, created_by }) => ({
         id, name, username, agent_type, description, status, created_by: created_by === user.id ? created_by : '',
@@ -327,8 +327,8 @@ export class AgentsService {
 }
 
 /**
- * Spec §3: confab agents are on unless false, developer agents off unless true; agents may ask
- * the hosted agents that read the chat's files only when true (docs/SECURITY.md G12).
+ * docs/PRODUCT.md §3: confab agents are on unless false, developer agents off unless true; agents
+ * may ask the hosted agents that read the chat's files only when true (docs/SECURITY.md G12).
  */
 export function parsePermissions(text: string | null): { confab_agents: boolean; developer_agents: boolean; agents_may_read_files: boolean } {
   let parsed: unknown = null;

@@ -1,6 +1,7 @@
 /**
- * The hosted agents every Confab server has (issue 11), created on first start and never
- * deletable. Their usernames are reserved (userValidation.ts), so nobody else can take them.
+ * The hosted agents every Confab server has (docs/CONTRACTS.md, Hosted agents), created on first
+ * start and never deletable. Their usernames are reserved (userValidation.ts), so nobody else can
+ * take them.
  */
 export const builtInAgents = [
   { username: 'email', name: 'Email', description: 'Sends and manages e-mails' },

@@ -54,7 +54,8 @@ export class ChatEvents {
       }
       if (chat === undefined) return;
       const added = after.filter((id) => !beforeSet.has(id));
-      // Joining a chat (creating it included) follows its drops (issue 10); leaving keeps the follow.
+      // Joining a chat (creating it included) follows its drops (docs/CONTRACTS.md, Drops); leaving
+      // keeps the follow.
       if (added.length > 0) await this.context.store.drops.follow(chatId, added, formatTimestamp(this.context.config.now()));
       const kept = after.filter((id) => beforeSet.has(id));
       if (added.length > 0) await this.send(added, this.listEvent(chatId, { type: 'chat_added', chat: chat as unknown as WireChat }, false));

@@ -15,9 +15,9 @@ export const leaveRefusals = {
 export const inviteRefusal = 'Only chat admins can invite people.';
 
 /**
- * Spec §6 gives inviting to chat admins. The one rule for every way into a chat that someone
- * else opens: invite-to-chat (e-mail or username), share links, and `participants+` through the
- * record API (whose update rule is admins-only as a whole).
+ * docs/PRODUCT.md §6 gives inviting to chat admins. The one rule for every way into a chat that
+ * someone else opens: invite-to-chat (e-mail or username), share links, and `participants+` through
+ * the record API (whose update rule is admins-only as a whole).
  */
 export function mayInvite(members: ChatMembers, userId: string): boolean {
   return members.admins.includes(userId);
@@ -39,7 +39,7 @@ export function leaveRefusal(members: ChatMembers & { types: ReadonlyMap<string,
   return undefined;
 }
 
-/** Leaving a chat: a participant takes themself out (spec §6 lets admins remove only others). */
+/** Leaving a chat: a participant takes themself out (docs/PRODUCT.md §6 lets admins remove only others). */
 export class ChatMembershipService {
   constructor(
     private readonly context: ServiceContext,

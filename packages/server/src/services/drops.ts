@@ -61,9 +61,9 @@ export function pageOf(query: Record<string, unknown>): { page: number; perPage:
 }
 
 /**
- * Drops (issue 10): publishing from a chat, reading, likes, bookmarks, unique views, follows,
- * the feeds over snapshots, discover and notifications. Drops are published: every signed-in
- * user reads them; participants publish; the author or a chat admin deletes.
+ * Drops (docs/CONTRACTS.md, Drops): publishing from a chat, reading, likes, bookmarks, unique
+ * views, follows, the feeds over snapshots, discover and notifications. Drops are published: every
+ * signed-in user reads them; participants publish; the author or a chat admin deletes.
  */
 export class DropsService {
   private readonly refreshTimer: NodeJS.Timeout;

@@ -35,7 +35,7 @@ import {
 
 /** CONTRACTS "Invitations and onboarding": temporary accounts. */
 export const temporaryEmailDomain = 'temporary.confab.invalid';
-/** Spec §5: invitation signup needs 6 characters, complete-account 8. */
+/** docs/PRODUCT.md §5: invitation signup needs 6 characters, complete-account 8. */
 export const invitationSignupPasswordMinimum = resetPasswordMinimum;
 const invitationLifetimeMs = 7 * 24 * 60 * 60 * 1000;
 const shareLinkDefaults = { expiresInHours: 24, maxUses: 50 };
@@ -60,7 +60,7 @@ type Redeemable = { kind: 'shareable'; link: ShareLinkRow } | { kind: 'email'; i
 
 export type { InvitationView };
 
-/** Invitations by e-mail or username, share links, joins, search and complete-account (issue 4). */
+/** Invitations by e-mail or username, share links, joins, search and complete-account (docs/CONTRACTS.md, Invitations and onboarding). */
 export class InvitationsService {
   constructor(
     private readonly context: ServiceContext,
@@ -121,11 +121,12 @@ export class InvitationsService {
   }
 
   /**
-   * Admins only (spec §6). A username is added at once (the inviter sees usernames through
-   * search-users anyway). An e-mail always answers the same `invited`, whether the address has an
-   * account, has none, or is already in the chat, so the answer tells nobody who has an account:
-   * every invited address gets the same mail with a /join link (none when already in the chat),
-   * and an account with that address also finds the invitation in the app, to accept or decline.
+   * Admins only (docs/PRODUCT.md §6). A username is added at once (the inviter sees usernames
+   * through search-users anyway). An e-mail always answers the same `invited`, whether the address
+   * has an account, has none, or is already in the chat, so the answer tells nobody who has an
+   * account: every invited address gets the same mail with a /join link (none when already in the
+   * chat), and an account with that address also finds the invitation in the app, to accept or
+   * decline.
    */
   async inviteToChat(auth: RequestAuth, body: Body): Promise<InviteResult> {
     const inviter = this.accounts.requireUser(auth);

@@ -58,10 +58,10 @@ export function mailMessageContent(mail: Pick<InboundMail, 'from' | 'subject' | 
 }
 
 /**
- * Inbound mail (issue 12), the rules: which addresses exist, who a mail is posted as (the built-in
- * `email` agent user: one author for every outside sender, who has no account), and which
- * attachments become chat files (the upload allow-list and content check). The flood limits are
- * InboundMailLimits'.
+ * Inbound mail (docs/SECURITY.md M1–M7), the rules: which addresses exist, who a mail is posted as
+ * (the built-in `email` agent user: one author for every outside sender, who has no account), and
+ * which attachments become chat files (the upload allow-list and content check). The flood limits
+ * are InboundMailLimits'.
  */
 export class MailInboxService {
   private readonly inboxCreations = new Map<string, Promise<ChatRow>>();

@@ -15,7 +15,7 @@ export const messageTypes = ['regular', 'email', 'search', 'others'] as const;
 export const clientIdMaximum = 100;
 export const messageRateLimitedText = 'You are sending messages too fast. Please wait a moment and try again.';
 
-/** Spec §3 normalised message plus `seq` and `is_agent`: the wire type shared with the client. */
+/** docs/PRODUCT.md §3 normalised message plus `seq` and `is_agent`: the wire type shared with the client. */
 export type { WireMessage };
 
 export interface PostInput {

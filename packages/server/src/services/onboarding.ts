@@ -9,7 +9,7 @@ import { isValidEmail, passwordMaximum, registerPasswordMinimum, validateUsernam
 
 const searchLimit = 10;
 
-/** The rest of onboarding (issue 4): finding people to invite, and turning a temporary account into a full one. */
+/** The rest of onboarding (docs/CONTRACTS.md, Invitations and onboarding): finding people to invite, and turning a temporary account into a full one. */
 export class OnboardingService {
   constructor(
     private readonly context: ServiceContext,

@@ -2,7 +2,7 @@ import { stripUnsafeCharacters } from '@confab/client/rules';
 import { fieldErrors, type FieldError, type FieldErrors } from '../errors';
 import type { UsersRepository } from '../store/repositories/users';
 
-/** Spec §5 and the issue: letters, digits, `_`, `-`, `.`; 3–50 characters. */
+/** docs/PRODUCT.md §5 and the issue: letters, digits, `_`, `-`, `.`; 3–50 characters. */
 export const usernamePattern = /^[A-Za-z0-9_.-]{3,50}$/;
 export const registerPasswordMinimum = 8;
 export const resetPasswordMinimum = 6;
@@ -33,7 +33,7 @@ export function validatePasswordPair(
 
 /**
  * Names nobody may register: they would pass for the server, its operators, the built-in agents
- * or a temporary account (`user_…`, spec §3). Compared case-insensitively.
+ * or a temporary account (`user_…`, docs/PRODUCT.md §3). Compared case-insensitively.
  */
 export const reservedUsernames = ['admin', 'administrator', 'root', 'system', 'confab', 'email', 'deep', 'browse', 'data', 'drops'] as const;
 export const temporaryUsernamePrefix = 'user_';

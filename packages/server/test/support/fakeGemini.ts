@@ -3,7 +3,7 @@ import { sleep, sseEvent, startFakeProvider, type FakeProviderServer, type Recor
 
 /**
  * A local Gemini API (v1beta `models/{model}:streamGenerateContent?alt=sse`) speaking the real
- * wire format (reference/ai-and-search-protocols.md §2): one GenerateContentResponse per SSE
+ * wire format (docs/PROTOCOLS.md, AI providers): one GenerateContentResponse per SSE
  * event, no `[DONE]`, running `usageMetadata` totals on every chunk, `finishReason` on the last,
  * a `functionCall` whole in one part; errors as `{error:{code,message,status,details}}` (a wrong
  * key is 400 API_KEY_INVALID).

@@ -3,7 +3,7 @@ import { sleep, sseEvent, startFakeProvider, type FakeProviderServer, type Recor
 
 /**
  * A local OpenAI Chat Completions server (`POST /v1/chat/completions`) speaking the real wire
- * format (reference/ai-and-search-protocols.md §1): `chat.completion.chunk` SSE events, tool-call
+ * format (docs/PROTOCOLS.md, AI providers): `chat.completion.chunk` SSE events, tool-call
  * deltas keyed by `index` (the first with id and name, then argument fragments), the
  * `include_usage` chunk with `choices: []`, `data: [DONE]`; error bodies in the `{error:{…}}` shape.
  */

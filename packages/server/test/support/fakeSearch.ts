@@ -3,7 +3,7 @@ import { startFakeProvider, type FakeProviderServer, type RecordedRequest } from
 
 /**
  * Local SearXNG and Brave Search servers on 127.0.0.1 speaking their real JSON formats
- * (reference/ai-and-search-protocols.md §4 and §5). Each answers a query with the next script,
+ * (docs/PROTOCOLS.md, Search providers). Each answers a query with the next script,
  * else the default: three hits made from the query, so several queries give distinct results.
  */
 export interface FakeHit {
@@ -75,7 +75,8 @@ export async function startFakeBrave(token: string): Promise<FakeSearch> {
   return startFakeProvider<SearchScript>({ kind: 'from_query' }, async (script, request, response) => {
     const params = queryOf(request);
     if (!request.path.startsWith('/res/v1/web/search')) return json(response, 404, { error: 'Not found' });
-    // The error body is not verified (reference §5); the status is what the provider reads.
+    // The error body is not verified (docs/PROTOCOLS.md, Search providers); the status is what the
+    // provider reads.
     if (request.headers['x-subscription-token'] !== token) return json(response, 401, { error: { code: 'SUBSCRIPTION_TOKEN_INVALID', detail: 'The provided subscription token is invalid.' } });
     if (script.kind === 'error') return json(response, script.status, { error: { code: 'ERROR', detail: 'failed' } });
     const query = params.get('q') ?? '';

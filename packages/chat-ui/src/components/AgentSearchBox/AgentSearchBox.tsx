@@ -8,7 +8,7 @@ import { Button } from '../Button/Button';
 export interface AgentSearchBoxProps {
   /**
    * What the Chat button of a result does. By default it opens /chat/new with the agent
-   * preselected (navigation state `{ preselectedAgent }`, spec §2).
+   * preselected (navigation state `{ preselectedAgent }`, docs/PRODUCT.md §2).
    */
   onChat?: (agent: AgentSearchHit) => void;
   /** The visible heading; default 'Find an agent'. */
@@ -16,15 +16,15 @@ export interface AgentSearchBoxProps {
   className?: string;
 }
 
-/** The navigation state /chat/new reads (spec §2: "Navigation state may carry a preselectedAgent"). */
+/** The navigation state /chat/new reads (docs/PRODUCT.md §2: "Navigation state may carry a preselectedAgent"). */
 export interface PreselectedAgentState {
   preselectedAgent: AgentSearchHit;
 }
 
 /**
- * Spec §2 Agent search box: live results for a trimmed query of at least 1 character (debounced
- * 300 ms, cached 30 s by client.agents.search), matching name, username or type; each result has a
- * Chat button that starts a new chat with that agent.
+ * docs/PRODUCT.md §2 Agent search box: live results for a trimmed query of at least 1 character
+ * (debounced 300 ms, cached 30 s by client.agents.search), matching name, username or type; each
+ * result has a Chat button that starts a new chat with that agent.
  */
 export function AgentSearchBox({ onChat, title = 'Find an agent', className }: AgentSearchBoxProps) {
   const navigate = useNavigate();

@@ -144,7 +144,8 @@ describe('ChatFilesPanel', () => {
     expect(screen.getByRole('button', { name: 'Delete selected (0)' })).toBeDisabled();
     // Only the caller's own files can be selected; someone else's has no box.
     expect(screen.queryByRole('checkbox', { name: 'Select bobs.pdf' })).not.toBeInTheDocument();
-    // The third one cannot be deleted when the request arrives (a race): the spec's text stays for it.
+    // The third one cannot be deleted when the request arrives (a race): the permission text of
+    // docs/PRODUCT.md §8 stays for it.
     const third = backend.files.find((file) => file.original_name === 'file 3.txt');
     if (third) backend.deleteOutcomes.set(third.id, 404);
     for (const name of ['file 1.txt', 'file 2.txt', 'file 3.txt']) await user.click(screen.getByRole('checkbox', { name: `Select ${name}` }));
@@ -190,7 +191,8 @@ describe('ChatFilesPanel', () => {
       backend.addFile({ chat: chatId, uploaded_by: alice.id, original_name: 'mine.txt' });
     });
     await screen.findByRole('list', { name: 'Files' });
-    // Spec §6: users delete only files they uploaded, so Bob's file offers Download but no Delete.
+    // docs/PRODUCT.md §6: users delete only files they uploaded, so Bob's file offers Download but
+    // no Delete.
     const bobs = fileItems().find((item) => within(item).queryByRole('button', { name: 'bobs.pdf' }) !== null)!;
     expect(within(bobs).queryByRole('button', { name: /^Delete/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete bobs.pdf' })).not.toBeInTheDocument();
@@ -199,7 +201,8 @@ describe('ChatFilesPanel', () => {
     expect(confirm).toHaveBeenCalledWith(messages.deleteFileConfirmation('mine.txt'));
     expect(backend.requests.some((request) => request.route.startsWith('DELETE'))).toBe(false);
 
-    // A refusal that still happens (e.g. the file changed hands or went meanwhile) keeps the spec's text.
+    // A refusal that still happens (e.g. the file changed hands or went meanwhile) keeps the
+    // permission text.
     confirm.mockReturnValue(true);
     const mine = backend.files.find((file) => file.original_name === 'mine.txt');
     if (mine) backend.deleteOutcomes.set(mine.id, 404);

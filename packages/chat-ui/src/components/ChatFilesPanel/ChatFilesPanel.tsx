@@ -26,7 +26,7 @@ export type FilesView = 'list' | 'grid';
 const pageSize = constants.filesPanel.pageSize;
 const liveSiteHint = "Upload an index.html to publish this chat's live website.";
 
-/** Client-side search by the shown name (spec §2: the panel filters what it has loaded). */
+/** Client-side search by the shown name (docs/PRODUCT.md §2: the panel filters what it has loaded). */
 export function filterFiles(files: ChatFile[], query: string): ChatFile[] {
   const needle = query.trim().toLowerCase();
   return needle === '' ? files : files.filter((file) => fileDisplayName(file).toLowerCase().includes(needle));
@@ -35,18 +35,19 @@ export function filterFiles(files: ChatFile[], query: string): ChatFile[] {
 const selectUserId = (state: ClientState) => state.user?.id ?? null;
 
 /**
- * Spec §6: users delete only the files they uploaded (the server answers 404 to anything else), so
- * Delete and selection are offered on the caller's own files only.
+ * docs/PRODUCT.md §6: users delete only the files they uploaded (the server answers 404 to anything
+ * else), so Delete and selection are offered on the caller's own files only.
  */
 export function canDeleteFile(file: Pick<ChatFile, 'uploaded_by'>, userId: string | null): boolean {
   return userId !== null && file.uploaded_by === userId;
 }
 
 /**
- * Spec §2 Chat files panel and §4 Files panel, as a modal dialog: search, grid/list, select mode
- * with bulk delete, per-file preview, Download and Delete, 10 files per page, the chat's live
- * website link. States: loading, error with Retry, empty, no match, list. Delete and selection
- * appear on the caller's own files only; the permission texts stay for races (a file gone meanwhile).
+ * docs/PRODUCT.md §2 Chat files panel and §4 Files panel, as a modal dialog: search, grid/list,
+ * select mode with bulk delete, per-file preview, Download and Delete, 10 files per page, the
+ * chat's live website link. States: loading, error with Retry, empty, no match, list. Delete and
+ * selection appear on the caller's own files only; the permission texts stay for races (a file gone
+ * meanwhile).
  */
 export function ChatFilesPanel({ chatId, onClose, refreshKey = 0, locale = 'en' }: ChatFilesPanelProps) {
   const client = useConfabClient();

@@ -7,7 +7,7 @@ export interface FileDownloadProps {
   token: string | null;
   /** Asks for a file token now. */
   requestToken: () => Promise<string>;
-  /** Shows an error text (the spec's 'Failed to download file'). */
+  /** Shows an error text (docs/PRODUCT.md §8: 'Failed to download file'). */
   onError: (text: string) => void;
   className?: string;
 }

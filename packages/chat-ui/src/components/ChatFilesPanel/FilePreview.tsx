@@ -26,12 +26,12 @@ export interface FilePreviewProps {
   locale?: TimeAgoLocale;
 }
 
-/** Audio files are recognised by extension (spec §5), under either name. */
+/** Audio files are recognised by extension (docs/PRODUCT.md §5), under either name. */
 export const isAudio = (file: Pick<ChatFile, 'file' | 'original_name'>) => isAudioFile(file.file) || isAudioFile(file.original_name ?? '');
 
 /**
- * Spec §2 preview modal: an audio player for audio files, and for every file its details and
- * Download. Escape, the backdrop and Close close it.
+ * docs/PRODUCT.md §2 preview modal: an audio player for audio files, and for every file its details
+ * and Download. Escape, the backdrop and Close close it.
  */
 export function FilePreview({ file, token, tokenFailed, download, onClose, locale = 'en' }: FilePreviewProps) {
   const client = useConfabClient();

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { toConfabError, type ChatFile } from '@confab/client';
 import { useConfabClient } from '../../provider/hooks';
 
-/** Spec §4 Files panel: loading, error (with Retry), or the list (which may be empty). */
+/** docs/PRODUCT.md §4 Files panel: loading, error (with Retry), or the list (which may be empty). */
 export type ChatFilesState = { status: 'loading' } | { status: 'error' } | { status: 'ready'; files: ChatFile[] };
 
 export interface ChatFiles {

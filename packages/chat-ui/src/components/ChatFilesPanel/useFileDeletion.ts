@@ -7,7 +7,7 @@ export type BulkDeleteOutcome = 'cancelled' | 'all' | 'partial' | 'none';
 
 export interface FileDeletion {
   busy: boolean;
-  /** The outcome to show (the spec's texts), or null. */
+  /** The outcome to show (the texts of docs/PRODUCT.md §8), or null. */
   error: string | null;
   clearError: () => void;
   /** Asks for confirmation, then deletes one file. */
@@ -17,9 +17,9 @@ export interface FileDeletion {
 }
 
 /**
- * Spec §5 File deletion (after a confirmation) and §8 Files texts: a 404 is the permission text,
- * other failures 'Failed to delete file'; in bulk, a partial or total failure has its own text.
- * `onDeleted` runs whenever at least one file went away.
+ * docs/PRODUCT.md §5 File deletion (after a confirmation) and §8 Files texts: a 404 is the
+ * permission text, other failures 'Failed to delete file'; in bulk, a partial or total failure has
+ * its own text. `onDeleted` runs whenever at least one file went away.
  */
 export function useFileDeletion(onDeleted: () => void): FileDeletion {
   const client = useConfabClient();

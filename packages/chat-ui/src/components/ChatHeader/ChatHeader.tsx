@@ -13,8 +13,8 @@ export interface ChatHeaderProps {
   /** Opens the Create a Drop modal; the button is disabled until a host provides it. */
   onCreateDrop?: () => void;
   /**
-   * Whether the user may invite people (spec §6: chat admins). When false, Invite User is
-   * disabled and says why. Default true; ChatPage passes whether the user is an admin.
+   * Whether the user may invite people (docs/PRODUCT.md §6: chat admins). When false, Invite User
+   * is disabled and says why. Default true; ChatPage passes whether the user is an admin.
    */
   canInvite?: boolean;
   /**
@@ -34,8 +34,8 @@ export const inviteAdminsOnlyHint = 'Only chat admins can invite people.';
 const selectConnectionState = (state: ClientState) => state.connectionState;
 
 /**
- * The label of spec §2 Chat header: 'Connected', else the lost-connection warning; only the very
- * first connect (before any connection was up) reads 'Connecting...'.
+ * The label of docs/PRODUCT.md §2 Chat header: 'Connected', else the lost-connection warning; only
+ * the very first connect (before any connection was up) reads 'Connecting...'.
  */
 export function connectionLabel(state: ClientState['connectionState'], everConnected = true): string {
   if (state === 'connected') return 'Connected';
@@ -44,10 +44,10 @@ export function connectionLabel(state: ClientState['connectionState'], everConne
 }
 
 /**
- * Spec §2 Chat header: name, connection label, menu toggle, search, and the five chat actions.
- * On a phone (≤ 768 px, by the theme's CSS) it is one compact row: the search and the actions sit
- * behind a 'Search messages' button and a 'Chat actions' menu button; on wider screens both show
- * in full and those two buttons are hidden.
+ * docs/PRODUCT.md §2 Chat header: name, connection label, menu toggle, search, and the five chat
+ * actions. On a phone (≤ 768 px, by the theme's CSS) it is one compact row: the search and the
+ * actions sit behind a 'Search messages' button and a 'Chat actions' menu button; on wider screens
+ * both show in full and those two buttons are hidden.
  */
 export function ChatHeader({ chat, searchQuery, onSearchChange, onOpenFiles, onCreateDrop, canInvite = true, onPrefetch }: ChatHeaderProps) {
   const navigate = useNavigate();

@@ -3,7 +3,7 @@ import { needsAccountCompletion } from '@confab/client';
 import { Button } from '../Button/Button';
 import { useConfabStore, useNavigate } from '../../provider/hooks';
 
-/** sessionStorage key: a dismissal lasts for the browser session (spec §9). */
+/** sessionStorage key: a dismissal lasts for the browser session (docs/PRODUCT.md §9). */
 export const BANNER_DISMISSED_KEY = 'confab.completeAccountBanner.dismissed';
 
 function readDismissed(): boolean {
@@ -23,8 +23,8 @@ function rememberDismissed(): void {
 }
 
 /**
- * 'Complete Your Account' for soft-registered users without completed signup (spec §2, §4):
- * Complete Signup (→ /complete-account), Later and × both dismiss it for the browser session.
+ * 'Complete Your Account' for soft-registered users without completed signup (docs/PRODUCT.md §2,
+ * §4): Complete Signup (→ /complete-account), Later and × both dismiss it for the browser session.
  */
 export function CompleteAccountBanner() {
   const navigate = useNavigate();

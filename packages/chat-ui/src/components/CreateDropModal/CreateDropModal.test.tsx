@@ -23,7 +23,7 @@ async function setup() {
 }
 
 describe('CreateDropModal', () => {
-  it('counts title and content characters against 100 and 2000 (spec §9)', async () => {
+  it('counts title and content characters against 100 and 2000 (docs/PRODUCT.md §9)', async () => {
     const { user, title, content } = await setup();
     expect(title).toHaveFocus();
     expect(title).toHaveAccessibleDescription('0/100');
@@ -36,7 +36,7 @@ describe('CreateDropModal', () => {
     expect(content).toHaveAttribute('maxLength', '2000');
   });
 
-  it('checks title and content after trimming, without a request (spec §5)', async () => {
+  it('checks title and content after trimming, without a request (docs/PRODUCT.md §5)', async () => {
     const { user, dialog, title, content, backend } = await setup();
     await user.click(within(dialog).getByRole('button', { name: 'Create Drop' }));
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Please enter a title');

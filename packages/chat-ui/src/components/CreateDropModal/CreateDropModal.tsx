@@ -14,13 +14,13 @@ export interface CreateDropModalProps {
   chatName?: string;
   /** Escape, a click on the backdrop, Cancel and × call it. */
   onClose: () => void;
-  /** After publishing; default: open /drops/{slug} (spec §7). */
+  /** After publishing; default: open /drops/{slug} (docs/PRODUCT.md §7). */
   onCreated?: (drop: WireDrop) => void;
 }
 
 const { titleMaxLength, contentMaxLength } = constants.drop;
 
-/** What a refused creation says: the spec §8 text, with the server's reason when it gave one. */
+/** What a refused creation says: the docs/PRODUCT.md §8 text, with the server's reason when it gave one. */
 function creationFailure(error: unknown): string {
   const failure = toConfabError(error);
   const detail = Object.values(failure.fieldErrors)[0]?.message ?? failure.serverMessage;
@@ -28,9 +28,9 @@ function creationFailure(error: unknown): string {
 }
 
 /**
- * Spec §2 Create a Drop modal: a title (up to 100 characters) and content (up to 2000), each with
- * a counter; 'Creating...' while it publishes; then the new drop opens. It closes on Escape, a
- * backdrop click, Cancel or ×, and keeps focus inside while open. A failure is shown here
+ * docs/PRODUCT.md §2 Create a Drop modal: a title (up to 100 characters) and content (up to 2000),
+ * each with a counter; 'Creating...' while it publishes; then the new drop opens. It closes on
+ * Escape, a backdrop click, Cancel or ×, and keeps focus inside while open. A failure is shown here
  * (role=alert) and the form stays filled.
  */
 export function CreateDropModal({ chatId, chatName, onClose, onCreated }: CreateDropModalProps) {

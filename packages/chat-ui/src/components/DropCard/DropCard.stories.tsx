@@ -42,7 +42,7 @@ export const WithImageAndTags: Story = {
 
 export const LikedAndBookmarked: Story = { args: { drop: { ...base, is_liked: true, like_count: 9, is_bookmarked: true } } };
 
-/** Older than a week: a short month and day (spec §9). */
+/** Older than a week: a short month and day (docs/PRODUCT.md §9). */
 export const OlderThanAWeek: Story = { args: { drop: { ...base, published_at: '2025-12-20 12:00:00.000Z' } } };
 
 /** Inside a chat's drops the chat header is left out. */

@@ -44,7 +44,7 @@ async function setupFromStore() {
 }
 
 describe('DropCard', () => {
-  it('shows the chat, relative date, title, excerpt, stats and buttons of spec §2', async () => {
+  it('shows the chat, relative date, title, excerpt, stats and buttons of docs/PRODUCT.md §2', async () => {
     await setup();
     const card = screen.getByRole('article', { name: 'Launch plan' });
     expect(within(card).getByRole('link', { name: 'Design' })).toHaveAttribute('href', '/chat/chat_design_01/drops');
@@ -67,11 +67,12 @@ describe('DropCard', () => {
     expect(within(tags).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['#design', '#launch', '#q1', '+2']);
     const image = screen.getByRole('img', { name: 'Tagged' });
     expect(image).toHaveAttribute('loading', 'lazy');
-    // Through the server's image proxy (finding 14), with the API's origin and a file token.
+    // Through the server's image proxy (docs/SECURITY.md C9), with the API's origin and a file
+    // token.
     await waitFor(() => expect(image.getAttribute('src')).toMatch(/^http:\/\/[^/]+\/api\/image-proxy\?token=[^&]+&url=https%3A%2F%2Fimages\.example%2Fcover\.png$/));
   });
 
-  it('uses a short month and day after 7 days (spec §9)', async () => {
+  it('uses a short month and day after 7 days (docs/PRODUCT.md §9)', async () => {
     await setup({ title: 'Old news', published_at: '2025-12-20 12:00:00.000Z' });
     expect(screen.getByRole('article', { name: 'Old news' })).toHaveTextContent('Dec 20');
   });

@@ -18,10 +18,10 @@ export interface DropCardProps {
 }
 
 /**
- * Spec §2 Drop card: the chat's initial and name (to /chat/{chat_id}/drops), the relative date,
- * title, excerpt, featured image, up to 3 tags and '+N', like count, views, reading time in
- * minutes, and bookmark. The title links to /drops/{slug}; a click anywhere else on the card
- * (but its buttons and links) opens it too.
+ * docs/PRODUCT.md §2 Drop card: the chat's initial and name (to /chat/{chat_id}/drops), the
+ * relative date, title, excerpt, featured image, up to 3 tags and '+N', like count, views, reading
+ * time in minutes, and bookmark. The title links to /drops/{slug}; a click anywhere else on the
+ * card (but its buttons and links) opens it too.
  */
 export function DropCard({ drop, locale = 'en', now, hideChat = false }: DropCardProps) {
   const { Link } = useComponents();
@@ -88,7 +88,7 @@ export function viewsLabel(count: number): string {
   return `${count} ${count === 1 ? 'view' : 'views'}`;
 }
 
-/** A remote featured image loads through the server's image proxy (finding 14). */
+/** A remote featured image loads through the server's image proxy (docs/SECURITY.md C9). */
 function FeaturedImage({ src, alt }: { src: string; alt: string }) {
   return <img className="cf-drop-card__image" src={useProxiedImageSrc(src)} alt={alt} loading="lazy" referrerPolicy="no-referrer" />;
 }

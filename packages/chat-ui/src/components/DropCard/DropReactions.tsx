@@ -8,7 +8,7 @@ export interface DropReactionProps {
 }
 
 /*
- * Like and bookmark (spec §4): toggle buttons (aria-pressed) that update at once through
+ * Like and bookmark (docs/PRODUCT.md §4): toggle buttons (aria-pressed) that update at once through
  * client.drops, roll back silently when the server refuses, and do nothing while a request for
  * that drop is in flight (aria-disabled, so keyboard focus stays on them).
  */
@@ -24,7 +24,7 @@ export function LikeButton({ drop, className }: DropReactionProps) {
       aria-pressed={drop.is_liked}
       aria-disabled={pending || undefined}
       onClick={() => {
-        // A failure is rolled back in the store; spec §8: silently.
+        // A failure is rolled back in the store; docs/PRODUCT.md §8: silently.
         if (!pending) void dropsOf(client).toggleLike(drop.id).catch(() => {});
       }}
     >

@@ -28,7 +28,7 @@ describe('Message', () => {
     expect(container.querySelector('script')).toBeNull();
   });
 
-  it('loads remote images through the image proxy with the API origin and a file token (finding 14)', async () => {
+  it('loads remote images through the image proxy with the API origin and a file token', async () => {
     const message = clientMessage({ content: '![cat](https://cats.example/a.png) ![own](/api/files/files/f1/b.png)' }, { now });
     const backend = createFakeBackend({ users: [alice] });
     const { container, client } = renderWithConfab(<Message message={message} now={now} />, { backend });

@@ -11,8 +11,9 @@ export interface TimeAgoProps {
 }
 
 /**
- * A relative time of spec §9 ('5m ago', '2h ago', 'Jan 5') that keeps itself current: it reads
- * the one shared clock (useNow), so only these labels re-render on a tick, never the message around them.
+ * A relative time of docs/PRODUCT.md §9 ('5m ago', '2h ago', 'Jan 5') that keeps itself current: it
+ * reads the one shared clock (useNow), so only these labels re-render on a tick, never the message
+ * around them.
  */
 export function TimeAgo({ date, locale = 'en', now, className }: TimeAgoProps) {
   const current = useNow(now);

@@ -16,9 +16,9 @@ export interface AgentAutocompleteProps {
 }
 
 /**
- * The @ dropdown of the message input (spec §4 states hidden, searching, results, none): a
- * listbox of agents the chat permits, each with its username, name, type and a description cut
- * to 60 characters. The message field stays focused: it is the combobox that owns this listbox.
+ * The @ dropdown of the message input (docs/PRODUCT.md §4 states hidden, searching, results, none):
+ * a listbox of agents the chat permits, each with its username, name, type and a description cut to
+ * 60 characters. The message field stays focused: it is the combobox that owns this listbox.
  */
 export function AgentAutocomplete({ state, listboxId, optionId, activeIndex, onPick, onActivate }: AgentAutocompleteProps) {
   if (state.status === 'idle') return null;

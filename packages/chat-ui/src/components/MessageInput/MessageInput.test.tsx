@@ -81,7 +81,7 @@ describe('MessageInput agent autocomplete', () => {
       expect.stringContaining('@deep'),
       expect.stringContaining('@dev_echo'),
     ]);
-    // Spec §9: descriptions cut to 60 characters.
+    // docs/PRODUCT.md §9: descriptions cut to 60 characters.
     expect(options[0]).toHaveTextContent(/Researches a question across many sources and writes a repo…$/);
     expect('Researches a question across many sources and writes a repo…').toHaveLength(60);
     expect(field).toHaveAttribute('aria-expanded', 'true');

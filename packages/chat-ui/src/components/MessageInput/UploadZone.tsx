@@ -16,8 +16,9 @@ export interface UploadZoneProps {
 const hasFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
 
 /**
- * Spec §2 Upload zone: Choose Files or drag and drop (several files at once), a live percentage
- * per file, errors per file with the spec's texts, and the list of recently uploaded files.
+ * docs/PRODUCT.md §2 Upload zone: Choose Files or drag and drop (several files at once), a live
+ * percentage per file, errors per file with the texts of docs/PRODUCT.md §5, and the list of
+ * recently uploaded files.
  */
 export function UploadZone({ chatId, id, hidden = false, onUploaded }: UploadZoneProps) {
   const { items, start, dismiss, retry } = useUploads(chatId, onUploaded);

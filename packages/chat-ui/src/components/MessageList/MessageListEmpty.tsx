@@ -2,7 +2,7 @@ export interface MessageListEmptyProps {
   userName?: string;
 }
 
-/** Spec §1 suggestions shown in an empty chat. */
+/** docs/PRODUCT.md §1 suggestions shown in an empty chat. */
 export const agentSuggestions = [
   { mention: '@email', description: 'send and manage e-mails' },
   { mention: '@deep', description: 'deep research' },

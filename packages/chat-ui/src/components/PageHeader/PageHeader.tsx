@@ -16,7 +16,7 @@ export interface PageHeaderProps {
   className?: string;
 }
 
-/** The shared page header of spec §2 Sidebar: a back button or the sidebar menu toggle, then the title. */
+/** The shared page header of docs/PRODUCT.md §2 Sidebar: a back button or the sidebar menu toggle, then the title. */
 export function PageHeader({ title, backTo, backLabel = 'Back', actions, children, className }: PageHeaderProps) {
   const navigate = useNavigate();
   return (

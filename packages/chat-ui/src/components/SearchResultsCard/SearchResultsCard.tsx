@@ -11,7 +11,7 @@ export interface SearchResultsCardProps {
 
 const { perPage, snippetMaxLength } = constants.searchResults;
 
-/** Spec §9: snippets are cut to 150 characters (with an ellipsis when cut). */
+/** docs/PRODUCT.md §9: snippets are cut to 150 characters (with an ellipsis when cut). */
 export function cutSnippet(snippet: string): string {
   return snippet.length > snippetMaxLength ? `${snippet.slice(0, snippetMaxLength).trimEnd()}…` : snippet;
 }
@@ -21,8 +21,9 @@ function plural(count: number, one: string, many: string): string {
 }
 
 /**
- * A message whose body is search-result JSON (spec §2 Search-results message card): summary,
- * counts, 'Truncated from N', timestamp, and the results 8 per page with Previous/Next/numbers.
+ * A message whose body is search-result JSON (docs/PRODUCT.md §2 Search-results message card):
+ * summary, counts, 'Truncated from N', timestamp, and the results 8 per page with
+ * Previous/Next/numbers.
  */
 export function SearchResultsCard({ data, locale = 'en', now }: SearchResultsCardProps) {
   const headingId = useId();

@@ -18,7 +18,7 @@ export interface SidebarProps {
   activeChatId?: string | null;
 }
 
-/** Workspace destinations of spec §2 Sidebar; the badges are labels only (no role check yet). */
+/** Workspace destinations of docs/PRODUCT.md §2 Sidebar; the badges are labels only (no role check yet). */
 const destinations = [
   { label: 'Drops Feed', to: '/drops' },
   { label: 'My Profile', to: '/profile' },

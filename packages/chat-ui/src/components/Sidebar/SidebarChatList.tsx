@@ -14,7 +14,7 @@ export interface SidebarChatListProps {
   onRetry?: () => void;
 }
 
-/** Chat names with their description (or 'No description'), per spec §2 Sidebar. */
+/** Chat names with their description (or 'No description'), per docs/PRODUCT.md §2 Sidebar. */
 export function SidebarChatList({ chats, onOpenChat, activeChatId, loading = false, error = null, onRetry }: SidebarChatListProps) {
   const { Spinner } = useComponents();
   let body;

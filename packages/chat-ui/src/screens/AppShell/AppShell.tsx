@@ -39,7 +39,8 @@ export function AppShell({ children, connectRealtime: autoConnectShell = false, 
   const focusOnOpen = useRef(false);
   const sidebarOpen = useConfabStore(selectSidebarOpen);
   const userId = useConfabStore(selectUserId);
-  // The open flag lives in the client store (spec §3 "sidebar open") so other screens can toggle it.
+  // The open flag lives in the client store (docs/PRODUCT.md §3 "sidebar open") so other screens
+  // can toggle it.
   const setSidebarOpen = useCallback((open: boolean) => client.store.setState({ sidebarOpen: open }), [client]);
   const shell = useMemo<ShellContextValue>(() => ({ sidebarId, lastToggle, focusOnOpen }), [sidebarId]);
 
@@ -95,7 +96,7 @@ export function AppShell({ children, connectRealtime: autoConnectShell = false, 
 
 /**
  * /chat with no chat chosen: the small-screen header (menu toggle, logo), the empty state, and the
- * agent search (spec §2), whose Chat buttons start a new chat with an agent.
+ * agent search (docs/PRODUCT.md §2), whose Chat buttons start a new chat with an agent.
  */
 export function ChatHome() {
   const { Logo } = useComponents();

@@ -22,9 +22,9 @@ export interface ChatDropsScreenProps {
 const selectUserId = (state: ClientState) => state.user?.id ?? null;
 
 /**
- * /chat/{id}/drops (spec §2 Chat drops view): the chat's header with Follow / Following and
- * Create Drop (for its participants), its drops as cards, and 'No drops yet' with the hint to ask
- * @drops. document.title is '<chat name> - Drops - Confab'.
+ * /chat/{id}/drops (docs/PRODUCT.md §2 Chat drops view): the chat's header with Follow / Following
+ * and Create Drop (for its participants), its drops as cards, and 'No drops yet' with the hint to
+ * ask @drops. document.title is '<chat name> - Drops - Confab'.
  */
 export function ChatDropsScreen({ chatId, locale = 'en', titleSuffix = ' - Confab' }: ChatDropsScreenProps) {
   const client = useConfabClient();

@@ -13,9 +13,9 @@ export interface AgentSettingsSectionProps {
 }
 
 /**
- * Agent permissions per chat (spec §6) and auto-routing with its agent (spec §4), chosen from the
- * agents this chat permits. Whether agents may ask @data and @deep about the chat's files is the
- * admin's choice too, off until they allow it (docs/SECURITY.md G12).
+ * Agent permissions per chat (docs/PRODUCT.md §6) and auto-routing with its agent (docs/PRODUCT.md
+ * §4), chosen from the agents this chat permits. Whether agents may ask @data and @deep about the
+ * chat's files is the admin's choice too, off until they allow it (docs/SECURITY.md G12).
  */
 export function AgentSettingsSection({ chat, disabled }: AgentSettingsSectionProps) {
   const client = useConfabClient();

@@ -34,7 +34,7 @@ export interface BrowserControlSectionProps {
   rendering: boolean | null;
 }
 
-/** Chat Options' browser control info (spec §2): how agents browse the web for this chat. */
+/** Chat Options' browser control info (docs/PRODUCT.md §2): how agents browse the web for this chat. */
 export function BrowserControlSection({ rendering }: BrowserControlSectionProps) {
   return (
     <section className="cf-card cf-options__section" aria-labelledby="cf-options-browser">

@@ -6,7 +6,7 @@ export interface ChatInboxSectionProps {
   chat: Pick<ChatRecord, 'email_address'>;
 }
 
-/** The chat's own mail address (spec §1): mail to it arrives in the chat; @email sends from it. */
+/** The chat's own mail address (docs/PRODUCT.md §1): mail to it arrives in the chat; @email sends from it. */
 export function ChatInboxSection({ chat }: ChatInboxSectionProps) {
   const domain = useMailDomain();
 

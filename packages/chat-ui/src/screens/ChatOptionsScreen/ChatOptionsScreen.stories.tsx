@@ -35,7 +35,7 @@ export const NotAdmin: Story = {
 
 export const Loading: Story = { decorators: [withConfab({ signedIn: true, pending: true })] };
 
-/** Every save fails: try a toggle or Save Changes to see the spec's error texts. */
+/** Every save fails: try a toggle or Save Changes to see the error texts of docs/PRODUCT.md §8. */
 export const SavesFail: Story = {
   decorators: [
     withConfab({
@@ -77,7 +77,7 @@ export const LeaveRefused: Story = {
 
 export const NotFound: Story = { args: { chatId: 'chat_missing_01' }, decorators: [withConfab({ signedIn: true })] };
 
-/** Delete Chat asks the spec's question first; answering Cancel keeps the chat. */
+/** Delete Chat asks the question of docs/PRODUCT.md §8 first; answering Cancel keeps the chat. */
 export const DeleteAsksFirst: Story = {
   decorators: [withConfab({ signedIn: true, state: { chats: storyChats } })],
   play: async ({ canvasElement }) => {

@@ -20,8 +20,8 @@ type Loaded = { kind: 'loading' } | { kind: 'not-found' } | { kind: 'error'; mes
 const selectUser = (state: ClientState) => state.user;
 
 /**
- * /chat/{id}/options (spec §2 Chat Options): general settings, participants, agent settings,
- * browser control, danger zone. Non-admins see every control disabled.
+ * /chat/{id}/options (docs/PRODUCT.md §2 Chat Options): general settings, participants, agent
+ * settings, browser control, danger zone. Non-admins see every control disabled.
  */
 export function ChatOptionsScreen({ chatId }: ChatOptionsScreenProps) {
   const client = useConfabClient();

@@ -14,7 +14,7 @@ export interface DangerZoneSectionProps {
   disabled: boolean;
 }
 
-/** Leave chat, and Delete Chat after the spec's confirmation; either goes back to /chat. */
+/** Leave chat, and Delete Chat after the confirmation of docs/PRODUCT.md §8; either goes back to /chat. */
 export function DangerZoneSection({ chatId, chatName, disabled }: DangerZoneSectionProps) {
   const client = useConfabClient();
   const navigate = useNavigate();

@@ -12,8 +12,9 @@ export interface ParticipantsSectionProps {
 }
 
 /**
- * Participants with Promote/Demote and Remove (spec §6: admins, never on themselves). Agents wear
- * the Agent badge, as they do beside their messages: a name alone never says who is a person.
+ * Participants with Promote/Demote and Remove (docs/PRODUCT.md §6: admins, never on themselves).
+ * Agents wear the Agent badge, as they do beside their messages: a name alone never says who is a
+ * person.
  */
 export function ParticipantsSection({ chat, currentUserId, disabled }: ParticipantsSectionProps) {
   const client = useConfabClient();

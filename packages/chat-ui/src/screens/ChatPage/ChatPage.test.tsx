@@ -37,7 +37,7 @@ describe('ChatPage', () => {
     expect(await screen.findByRole('heading', { name: 'Welcome, Alice Liddell!' })).toBeInTheDocument();
   });
 
-  it('offers Invite User to admins only (spec §6)', async () => {
+  it('offers Invite User to admins only (docs/PRODUCT.md §6)', async () => {
     const { client } = await openChat(0);
     expect(await screen.findByRole('button', { name: 'Invite User' })).toBeEnabled();
     const chat = client.store.getState().currentChat;

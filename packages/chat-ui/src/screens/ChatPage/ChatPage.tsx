@@ -31,7 +31,8 @@ export interface ChatPageProps {
   onCreateDrop?: () => void;
   /**
    * A first message to send once the chat has opened (a chat started from the agent search,
-   * spec §7: e.g. '@drops create a summary drop about our recent discussion'); sent once.
+   * docs/PRODUCT.md §7: e.g. '@drops create a summary drop about our recent discussion'); sent
+   * once.
    */
   initialMessage?: string;
   /** Called after initialMessage was sent, so the host can forget it (e.g. clear navigation state). */

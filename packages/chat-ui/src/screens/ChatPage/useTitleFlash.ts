@@ -9,11 +9,11 @@ export interface TitleFlashOptions {
    * while the tab is hidden counts as one new message.
    */
   latestMessageKey: string | number | null;
-  /** Flash period; default spec §2 1.5 s. */
+  /** Flash period; default docs/PRODUCT.md §2 1.5 s. */
   intervalMs?: number;
 }
 
-/** '(n) New messages!': the flashing title of spec §2 Chat page behaviour. */
+/** '(n) New messages!': the flashing title of docs/PRODUCT.md §2 Chat page behaviour. */
 export function newMessagesTitle(count: number): string {
   return `(${count}) New messages!`;
 }

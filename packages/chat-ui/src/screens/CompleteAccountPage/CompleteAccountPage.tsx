@@ -17,9 +17,9 @@ import { StatusMessage } from '../../components/StatusMessage/StatusMessage';
 import { useRedirectAfter } from '../../internal/useRedirectAfter';
 import { useConfabClient, useConfabStore, useNavigate } from '../../provider/hooks';
 
-/** Spec §9: '/' 3 s after the account is completed. */
+/** docs/PRODUCT.md §9: '/' 3 s after the account is completed. */
 export const COMPLETE_ACCOUNT_REDIRECT_DELAY_MS = constants.redirectDelayMs.afterCompleteAccount;
-/** Temporary accounts' e-mail domain (docs/CONTRACTS.md, issue 4). */
+/** Temporary accounts' e-mail domain (docs/CONTRACTS.md, Invitations and onboarding). */
 export const TEMPORARY_EMAIL_DOMAIN = 'temporary.confab.invalid';
 
 export function isTemporaryEmail(email: string | undefined): boolean {

@@ -16,7 +16,7 @@ export interface CompleteSignupPageProps {
 
 /**
  * /complete-signup?user_id&chat_id&temp_password: a username and an optional display name, then
- * sign-in with the temporary password and on to /chat/{chat_id} (spec §4).
+ * sign-in with the temporary password and on to /chat/{chat_id} (docs/PRODUCT.md §4).
  */
 export function CompleteSignupPage({ userId, chatId, tempPassword }: CompleteSignupPageProps) {
   const client = useConfabClient();

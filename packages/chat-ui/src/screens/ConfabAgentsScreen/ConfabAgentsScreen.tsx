@@ -9,9 +9,9 @@ import { useConfabClient, useConfabStore } from '../../provider/hooks';
 import { CreateHostedAgentForm } from './CreateHostedAgentForm';
 
 export interface ConfabAgentsScreenProps {
-  /** Where the back button goes; spec §2: '/'. */
+  /** Where the back button goes; docs/PRODUCT.md §2: '/'. */
   backTo?: string;
-  /** Asks before deleting; default window.confirm with the spec §8 text. */
+  /** Asks before deleting; default window.confirm with the docs/PRODUCT.md §8 text. */
   confirm?: (question: string) => boolean;
 }
 
@@ -22,9 +22,9 @@ const selectSignedIn = (state: ClientState) => state.user !== null;
 const defaultConfirm = (question: string) => window.confirm(question);
 
 /**
- * /admin/confab-agents (spec §2 Confab Agents Management): the hosted agents, create one (display
- * name required), delete one. Server admins only: anyone else (and a 403 from the server) sees
- * that the page is for admins.
+ * /admin/confab-agents (docs/PRODUCT.md §2 Confab Agents Management): the hosted agents, create one
+ * (display name required), delete one. Server admins only: anyone else (and a 403 from the server)
+ * sees that the page is for admins.
  */
 export function ConfabAgentsScreen({ backTo = '/', confirm = defaultConfirm }: ConfabAgentsScreenProps) {
   const isAdmin = useConfabStore(selectIsAdmin);

@@ -11,8 +11,8 @@ export interface CreateHostedAgentFormProps {
 }
 
 /**
- * Create a hosted Confab agent (spec §5: display name required): an LLM persona the server runs,
- * described by its description.
+ * Create a hosted Confab agent (docs/PRODUCT.md §5: display name required): an LLM persona the
+ * server runs, described by its description.
  */
 export function CreateHostedAgentForm({ onCreated }: CreateHostedAgentFormProps) {
   const client = useConfabClient();

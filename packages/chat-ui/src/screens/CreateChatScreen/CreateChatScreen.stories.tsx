@@ -48,7 +48,7 @@ export const ServerError: Story = {
   },
 };
 
-/** Opened from the agent search with @drops preselected: the spec's first message is prefilled. */
+/** Opened from the agent search with @drops preselected: the first message of docs/PRODUCT.md §7 is prefilled. */
 export const WithPreselectedDrops: Story = {
   decorators: [withConfab({ signedIn: true })],
   args: { preselectedAgent: storyHostedAgents.find((agent) => agent.username === 'drops') ?? null },

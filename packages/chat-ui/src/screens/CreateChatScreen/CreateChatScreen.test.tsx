@@ -66,7 +66,7 @@ describe('CreateChatScreen', () => {
     expect(navigate).toHaveBeenCalledWith('/');
   });
 
-  it('starts a chat with a preselected agent, sending the spec first message to @drops (spec §7)', async () => {
+  it('starts a chat with a preselected agent, sending the spec first message to @drops (docs/PRODUCT.md §7)', async () => {
     const { user, navigate, backend } = await setup(drops);
     expect(screen.getByRole('heading', { name: 'Chat with @drops' })).toBeInTheDocument();
     expect(screen.getByLabelText('Chat name')).toHaveValue('Chat with Drops');

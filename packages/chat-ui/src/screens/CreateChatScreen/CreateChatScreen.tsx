@@ -11,11 +11,11 @@ import { failed, idle, submitting, type FormStatus } from '../../internal/formSt
 import { useConfabClient, useConfabStore, useNavigate } from '../../provider/hooks';
 
 export interface CreateChatScreenProps {
-  /** Back target of the header; spec §2: the new-chat screen goes back to '/'. */
+  /** Back target of the header; docs/PRODUCT.md §2: the new-chat screen goes back to '/'. */
   backTo?: string;
   /**
-   * The agent chosen in the agent search (navigation state `preselectedAgent`, spec §2): the new
-   * chat starts with a first message to it (spec §7).
+   * The agent chosen in the agent search (navigation state `preselectedAgent`, docs/PRODUCT.md §2):
+   * the new chat starts with a first message to it (docs/PRODUCT.md §7).
    */
   preselectedAgent?: AgentSearchHit | null;
 }
@@ -28,11 +28,12 @@ export interface FirstMessageState {
 const selectUserId = (state: ClientState) => state.user?.id ?? null;
 
 /**
- * /chat/new (spec §2 Create New Chat): a chat name, then the new chat opens. With an agent chosen
- * in the agent search, the name is suggested and a first message to the agent is prefilled (spec
- * §7: '@drops create a summary drop about our recent discussion'; for other agents `@username ` to
- * finish); the chat opens and sends it. Developer agents are allowed in that chat, since a new
- * chat has them off (spec §6) and the agent was asked for by name.
+ * /chat/new (docs/PRODUCT.md §2 Create New Chat): a chat name, then the new chat opens. With an
+ * agent chosen in the agent search, the name is suggested and a first message to the agent is
+ * prefilled (docs/PRODUCT.md §7: '@drops create a summary drop about our recent discussion'; for
+ * other agents `@username ` to finish); the chat opens and sends it. Developer agents are allowed
+ * in that chat, since a new chat has them off (docs/PRODUCT.md §6) and the agent was asked for by
+ * name.
  */
 export function CreateChatScreen({ backTo = '/', preselectedAgent = null }: CreateChatScreenProps) {
   const client = useConfabClient();

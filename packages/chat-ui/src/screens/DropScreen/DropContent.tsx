@@ -8,9 +8,9 @@ export interface DropContentProps {
 }
 
 /**
- * A drop's body through the message renderer (spec §1): sanitised HTML from markdown, never the
- * raw text as HTML; plain text when rendering is not possible. A search-results body (not a
- * drop's usual content) is shown as its text.
+ * A drop's body through the message renderer (docs/PRODUCT.md §1): sanitised HTML from markdown,
+ * never the raw text as HTML; plain text when rendering is not possible. A search-results body (not
+ * a drop's usual content) is shown as its text.
  */
 export function DropContent({ content }: DropContentProps) {
   const rendered = useMemo(() => renderDropContent(content), [content]);

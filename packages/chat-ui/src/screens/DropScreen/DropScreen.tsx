@@ -27,10 +27,10 @@ export interface DropScreenProps {
 const selectUserId = (state: ClientState) => state.user?.id ?? null;
 
 /**
- * /drops/{slug} (spec §2 Drop view): the chat's avatar and name (to its drops), the date, title,
- * the content rendered with the message sanitiser, stats for views, likes and minutes to read,
- * like and bookmark, and delete for its author or a chat admin (after asking). 'Drop not found',
- * or 'Failed to load drop' with Retry.
+ * /drops/{slug} (docs/PRODUCT.md §2 Drop view): the chat's avatar and name (to its drops), the
+ * date, title, the content rendered with the message sanitiser, stats for views, likes and minutes
+ * to read, like and bookmark, and delete for its author or a chat admin (after asking). 'Drop not
+ * found', or 'Failed to load drop' with Retry.
  */
 export function DropScreen({ slug, backTo = '/drops', confirm = (question) => window.confirm(question), locale = 'en', titleSuffix = ' - Drops - Confab' }: DropScreenProps) {
   const client = useConfabClient();

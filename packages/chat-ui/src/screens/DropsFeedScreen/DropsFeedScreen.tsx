@@ -21,7 +21,7 @@ export interface DropsFeedScreenProps {
   titleSuffix?: string;
 }
 
-/** The status line of spec §2 Drops feed. */
+/** The status line of docs/PRODUCT.md §2 Drops feed. */
 export function feedStatusLine(tab: FeedTab, count: number): string {
   if (tab === 'trending') return `${count} drops trending now`;
   if (tab === 'discover') return `${count} drops to discover`;
@@ -37,10 +37,10 @@ const emptyTexts: Record<FeedTab, { title: string; hint?: string }> = {
 const selectUserId = (state: ClientState) => state.user?.id ?? null;
 
 /**
- * /drops, /drops/trending, /drops/discover (spec §2 Drops feed): tabs (each opens at page 1), the
- * status line, the drops as cards, Load More Drops while there are more, 'Failed to load drops'
- * with Try again, the notifications badge on Following and its live 'New drops'; Discover also
- * lists chats to follow.
+ * /drops, /drops/trending, /drops/discover (docs/PRODUCT.md §2 Drops feed): tabs (each opens at
+ * page 1), the status line, the drops as cards, Load More Drops while there are more, 'Failed to
+ * load drops' with Try again, the notifications badge on Following and its live 'New drops';
+ * Discover also lists chats to follow.
  */
 export function DropsFeedScreen({ tab = constants.defaultFeedTab, locale = 'en', titleSuffix = ' - Confab' }: DropsFeedScreenProps) {
   const client = useConfabClient();

@@ -10,7 +10,7 @@ export interface FeedTabsProps {
 
 const labels: Record<FeedTab, string> = { following: 'Following', trending: 'Trending', discover: 'Discover' };
 
-/** The feed tabs of spec §2 as links (/drops, /drops/trending, /drops/discover), the open one marked current. */
+/** The feed tabs of docs/PRODUCT.md §2 as links (/drops, /drops/trending, /drops/discover), the open one marked current. */
 export function FeedTabs({ tab, notificationCount }: FeedTabsProps) {
   const { Link } = useComponents();
   return (

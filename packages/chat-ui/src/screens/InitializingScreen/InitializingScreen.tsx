@@ -5,7 +5,7 @@ export interface InitializingScreenProps {
   message?: string;
 }
 
-/** Shown at app start while the client restores the session (spec §2). */
+/** Shown at app start while the client restores the session (docs/PRODUCT.md §2). */
 export function InitializingScreen({ message = 'Loading Confab...' }: InitializingScreenProps) {
   const { Logo, Spinner } = useComponents();
   return (

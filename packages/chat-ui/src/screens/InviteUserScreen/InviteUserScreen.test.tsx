@@ -79,7 +79,7 @@ describe('InviteUserScreen invite', () => {
     ['fail@example.com', 'Mail transport down'],
     ['busy', 'Too many invitations. Please try again later.'],
     ['demoted', 'Only chat admins can invite people.'],
-  ])('shows the §8 message for %s', async (value, message) => {
+  ])('shows the docs/PRODUCT.md §8 message for %s', async (value, message) => {
     const { user } = await setup();
     await user.type(input(), value);
     await user.click(send());

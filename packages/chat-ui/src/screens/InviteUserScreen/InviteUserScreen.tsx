@@ -22,7 +22,7 @@ import { useRedirectAfter } from '../../internal/useRedirectAfter';
 import { useConfabClient, useConfabStore } from '../../provider/hooks';
 import { ShareLinkSection } from './ShareLinkSection';
 
-/** Spec §9: after an existing user is added, the chat opens 1.5 s later. */
+/** docs/PRODUCT.md §9: after an existing user is added, the chat opens 1.5 s later. */
 export const INVITE_REDIRECT_DELAY_MS = constants.redirectDelayMs.afterInvite;
 
 export interface InviteUserScreenProps {
@@ -65,8 +65,8 @@ function useChat(chatId: string, userId: string | null): ChatRecord | null {
 
 /**
  * /chat/{id}/invite: one input for an e-mail (contains @ and a dot) or a username, with username
- * suggestions from 2 characters, and the share-link section. Spec §6 gives inviting to chat
- * admins: anyone else is told so instead of getting a form.
+ * suggestions from 2 characters, and the share-link section. docs/PRODUCT.md §6 gives inviting to
+ * chat admins: anyone else is told so instead of getting a form.
  */
 export function InviteUserScreen({ chatId }: InviteUserScreenProps) {
   const userId = useConfabStore(selectUserId);

@@ -6,7 +6,7 @@ import { FormField } from '../../components/FormField/FormField';
 import { StatusMessage } from '../../components/StatusMessage/StatusMessage';
 import { useConfabClient } from '../../provider/hooks';
 
-/** Spec §9: the copy confirmation clears after 3 s. */
+/** docs/PRODUCT.md §9: the copy confirmation clears after 3 s. */
 export const COPY_CONFIRMATION_MS = constants.copyConfirmationMs;
 
 export interface ShareLinkSectionProps {

@@ -13,7 +13,7 @@ import { joinLoginPath } from './joinPaths';
 
 export { joinLoginPath };
 
-/** Spec §9: 1 s after a signed-in user joins by share link, 2 s after every other join. */
+/** docs/PRODUCT.md §9: 1 s after a signed-in user joins by share link, 2 s after every other join. */
 export const JOIN_CURRENT_USER_DELAY_MS = constants.redirectDelayMs.afterCurrentUserJoin;
 export const JOIN_REDIRECT_DELAY_MS = constants.redirectDelayMs.afterJoin;
 
@@ -32,9 +32,9 @@ export type JoinState =
 
 
 /**
- * Join a chat from an invitation or share link (spec §4 Invitation flow): processing, then the
- * join as the signed-in user, the name-only form (share link), the complete-signup form (new
- * invited person), a login prompt (invited person with an account), an error or success.
+ * Join a chat from an invitation or share link (docs/PRODUCT.md §4 Invitation flow): processing,
+ * then the join as the signed-in user, the name-only form (share link), the complete-signup form
+ * (new invited person), a login prompt (invited person with an account), an error or success.
  */
 export function JoinScreen({ token }: JoinScreenProps) {
   const client = useConfabClient();

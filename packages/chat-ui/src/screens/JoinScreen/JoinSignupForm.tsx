@@ -33,7 +33,7 @@ export function JoinSignupForm({ token, invitation, onJoined }: JoinSignupFormPr
       try {
         await client.login(result.username || username.trim(), password);
       } catch {
-        // Spec §4: a failed automatic sign-in only warns.
+        // docs/PRODUCT.md §4: a failed automatic sign-in only warns.
         onJoined(chatId, 'Your account was created, but signing you in failed. Please sign in.');
         return;
       }

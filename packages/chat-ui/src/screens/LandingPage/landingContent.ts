@@ -1,4 +1,4 @@
-/** The landing call to action target (spec §2 routes). */
+/** The landing call to action target (docs/PRODUCT.md §2 routes). */
 export const GET_STARTED_PATH = '/register?source=main-landing&user_type=mixed';
 
 export interface Feature {
@@ -8,7 +8,7 @@ export interface Feature {
   icon: 'bolt' | 'lock' | 'link' | 'gift';
 }
 
-/** The spec §1 pitch, one card each. */
+/** The docs/PRODUCT.md §1 pitch, one card each. */
 export const features: readonly Feature[] = [
   {
     title: 'Agents built in minutes',

@@ -58,7 +58,7 @@ export function LoginScreen({ redirectTo = '/' }: LoginScreenProps) {
         </>
       }
     >
-      {/* noValidate: the spec's own messages (§5) replace the browser's built-in bubbles. */}
+      {/* noValidate: the messages of docs/PRODUCT.md §5 replace the browser's built-in bubbles. */}
       <form className="cf-form" noValidate onSubmit={handleSubmit} aria-describedby={status.kind === 'error' ? errorId : undefined}>
         {status.kind === 'error' ? <Alert id={errorId}>{status.message}</Alert> : null}
         <FormField

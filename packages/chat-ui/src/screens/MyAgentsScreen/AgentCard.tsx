@@ -10,13 +10,13 @@ export interface AgentCardProps {
   agent: AgentView;
   /** A new key after rotation (shown once by the screen). */
   onKey: (rotated: AgentWithKey) => void;
-  /** Asks before deleting; default window.confirm with the spec §8 text. */
+  /** Asks before deleting; default window.confirm with the docs/PRODUCT.md §8 text. */
   confirm?: (question: string) => boolean;
 }
 
 const defaultConfirm = (question: string) => window.confirm(question);
 
-/** Asked before a new key replaces the old one (ours: the spec gives no text). */
+/** Asked before a new key replaces the old one (ours: docs/PRODUCT.md gives no text). */
 export function rotateKeyConfirmation(username: string): string {
   return `Create a new API key for @${username}? The current key stops working at once, and the running agent disconnects.`;
 }

@@ -9,7 +9,7 @@ export interface AvailabilitySelectProps {
   label?: string;
 }
 
-/** Spec §4 agent availability: site-wide or dev room only. */
+/** docs/PRODUCT.md §4 agent availability: site-wide or dev room only. */
 export function AvailabilitySelect({ siteWide, onChange, disabled = false, label = 'Availability' }: AvailabilitySelectProps) {
   const id = useId();
   return (

@@ -14,7 +14,7 @@ export interface CreateAgentFormProps {
 }
 
 /**
- * Create a developer agent (spec §5: name required; name and description trimmed): name,
+ * Create a developer agent (docs/PRODUCT.md §5: name required; name and description trimmed): name,
  * optional username (derived from the name when empty), description and availability.
  */
 export function CreateAgentForm({ onCreated }: CreateAgentFormProps) {

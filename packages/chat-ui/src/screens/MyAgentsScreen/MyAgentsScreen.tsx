@@ -10,7 +10,7 @@ import { AgentQuickstart } from './AgentQuickstart';
 import { CreateAgentForm } from './CreateAgentForm';
 
 export interface MyAgentsScreenProps {
-  /** Where the back button goes; spec §2: '/'. */
+  /** Where the back button goes; docs/PRODUCT.md §2: '/'. */
   backTo?: string;
   /** Asks before deleting or replacing a key; default window.confirm. */
   confirm?: (question: string) => boolean;
@@ -31,9 +31,9 @@ interface ShownKey {
 }
 
 /**
- * /agents (spec §2 My Agents): the user's developer agents (live online/offline), create, the
- * API key shown once, availability, a new key, delete, 'Dev room pending...' or Open Dev Room,
- * and a quickstart with this server's URL.
+ * /agents (docs/PRODUCT.md §2 My Agents): the user's developer agents (live online/offline),
+ * create, the API key shown once, availability, a new key, delete, 'Dev room pending...' or Open
+ * Dev Room, and a quickstart with this server's URL.
  */
 export function MyAgentsScreen({ backTo = '/', confirm, copyText }: MyAgentsScreenProps) {
   const client = useConfabClient();

@@ -1,7 +1,7 @@
 /**
- * The My Agents quickstart (spec §1: developers create agents, run their code locally and connect
- * it through the SDK): the CLI commands with this server's URL and the user's names filled in.
- * Kept here, in one place, so the screen and its tests read the same text.
+ * The My Agents quickstart (docs/PRODUCT.md §1: developers create agents, run their code locally
+ * and connect it through the SDK): the CLI commands with this server's URL and the user's names
+ * filled in. Kept here, in one place, so the screen and its tests read the same text.
  */
 
 /** How the commands invoke the CLI: npx needs no global install. */

@@ -16,7 +16,7 @@ type Notice = { kind: 'none' } | { kind: 'busy' } | { kind: 'error'; message: st
 const none: Notice = { kind: 'none' };
 
 export interface ProfileScreenProps {
-  /** Where the back button goes; spec §2: '/'. */
+  /** Where the back button goes; docs/PRODUCT.md §2: '/'. */
   backTo?: string;
 }
 

@@ -10,7 +10,7 @@ import { useRedirectAfter } from '../../internal/useRedirectAfter';
 import { useComponents } from '../../provider/ComponentsContext';
 import { useConfabClient } from '../../provider/hooks';
 
-/** Spec §9: the new user lands in the app 0.5 s after registering. */
+/** docs/PRODUCT.md §9: the new user lands in the app 0.5 s after registering. */
 export const REGISTER_REDIRECT_DELAY_MS = constants.redirectDelayMs.afterRegister;
 
 export interface RegisterScreenProps {

@@ -10,7 +10,7 @@ import { useRedirectAfter } from '../../internal/useRedirectAfter';
 import { useComponents } from '../../provider/ComponentsContext';
 import { useConfabClient } from '../../provider/hooks';
 
-/** Spec §9: after a successful reset the user goes to /login after 2 s. */
+/** docs/PRODUCT.md §9: after a successful reset the user goes to /login after 2 s. */
 export const RESET_REDIRECT_DELAY_MS = constants.redirectDelayMs.afterPasswordReset;
 
 export interface SetNewPasswordFormProps {

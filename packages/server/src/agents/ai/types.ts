@@ -1,7 +1,7 @@
 /**
- * The AI gateway hosted agents call (issue 11): one interface over OpenAI Chat Completions and
- * Gemini, choosing whose key pays. Implemented in this folder (providers and key choice); hosted
- * agents (../hosted/) only see this interface.
+ * The AI gateway hosted agents call (docs/CONTRACTS.md, Hosted agents): one interface over OpenAI
+ * Chat Completions and Gemini, choosing whose key pays. Implemented in this folder (providers and
+ * key choice); hosted agents (../hosted/) only see this interface.
  */
 
 export interface ChatTurn {

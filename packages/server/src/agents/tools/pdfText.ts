@@ -2,10 +2,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /**
- * The text of a PDF the guarded fetcher brought (issue 12: "text, HTML and PDF text only"), with
- * pdfjs-dist's legacy build for Node: no worker thread (its "fake worker" runs in this process),
- * no canvas, no rendering. A PDF is hostile input: font programs are never turned into code
- * (`isEvalSupported: false`), XFA forms and font loading are off, and reading stops after
+ * The text of a PDF the guarded fetcher brought (docs/SECURITY.md H7: text, HTML and PDF text
+ * only), with pdfjs-dist's legacy build for Node: no worker thread (its "fake worker" runs in this
+ * process), no canvas, no rendering. A PDF is hostile input: font programs are never turned into
+ * code (`isEvalSupported: false`), XFA forms and font loading are off, and reading stops after
  * `maxPages` pages, `maxCharacters` characters or `timeoutMs`, whichever comes first.
  */
 

@@ -45,9 +45,9 @@ function parseJson(text: string | null): unknown {
 }
 
 /**
- * Spec §3: confab agents are on unless false, developer agents off unless true. Agents may ask
- * @data and @deep about the chat's files only when true (docs/SECURITY.md G12); like the rest,
- * only the chat's admins change it (update is theirs alone).
+ * docs/PRODUCT.md §3: confab agents are on unless false, developer agents off unless true. Agents
+ * may ask @data and @deep about the chat's files only when true (docs/SECURITY.md G12); like the
+ * rest, only the chat's admins change it (update is theirs alone).
  */
 function readAgentPermissions(value: unknown): string | undefined {
   if (value === null) return undefined;

@@ -12,9 +12,9 @@ import { recordErrors } from '../recordErrors';
 import { collectionIds, type CreatedRecord, type RecordCollection, type RecordJson } from './types';
 
 /**
- * The files collection (spec §3 File record). Uploads arrive as a StagedUpload from the streaming
- * multipart parser, which has already checked the extension and the content and charged the
- * bytes to the uploader's allowance; participants of a chat see and add its files, only the
+ * The files collection (docs/PRODUCT.md §3 File record). Uploads arrive as a StagedUpload from the
+ * streaming multipart parser, which has already checked the extension and the content and charged
+ * the bytes to the uploader's allowance; participants of a chat see and add its files, only the
  * uploader deletes one.
  */
 export class FilesCollection implements RecordCollection {
@@ -86,7 +86,7 @@ export class FilesCollection implements RecordCollection {
     throw recordErrors.notFound();
   }
 
-  /** Spec §6: users delete only files they uploaded; anything else is a 404. The bytes go too. */
+  /** docs/PRODUCT.md §6: users delete only files they uploaded; anything else is a 404. The bytes go too. */
   async delete(auth: RequestAuth, id: string): Promise<void> {
     const file = await this.context.store.files.findById(id);
     if (auth.user === undefined || file === undefined || file.uploaded_by !== auth.user.id) throw recordErrors.notFound();

@@ -18,7 +18,7 @@ import { booleanOf, collectionIds, type RecordCollection, type RecordJson } from
 
 export { agentTypes };
 
-/** Rules of the users collection (issue 2 §2): see `viewCondition`, `create`, `update`, `delete`. */
+/** Rules of the users collection (docs/SECURITY.md Z1, A8–A10): see `viewCondition`, `create`, `update`, `delete`. */
 export class UsersCollection implements RecordCollection {
   readonly name = 'users';
   readonly id = collectionIds.users;
@@ -157,7 +157,7 @@ export class UsersCollection implements RecordCollection {
     return { id: row.id, viewAs: { user: row, ip: auth.ip } };
   }
 
-  /** Only the owner, only the spec §7 users-update fields the user owns (plus a password change with oldPassword). */
+  /** Only the owner, only the docs/PRODUCT.md §7 users-update fields the user owns (plus a password change with oldPassword). */
   async update(auth: RequestAuth, id: string, body: Body): Promise<void> {
     const row = auth.user?.id === id ? await this.context.store.users.findById(id) : undefined;
     if (row === undefined) throw recordErrors.notFound();
@@ -173,7 +173,8 @@ export class UsersCollection implements RecordCollection {
     if (hasField(body, 'site_wide_available')) {
       changes['site_wide_available'] = readBoolean(body, 'site_wide_available') === false ? 0 : 1;
     }
-    // `openai_api_key` / `gemini_api_key` (CONTRACTS); the spec's `*_encrypted` names are accepted too.
+    // `openai_api_key` / `gemini_api_key` (CONTRACTS); the `*_encrypted` names of docs/PRODUCT.md
+    // §3 are accepted too.
     for (const provider of ['openai', 'gemini'] as const) {
       for (const field of [`${provider}_api_key`, `${provider}_api_key_encrypted`]) {
         if (hasField(body, field)) changes[`${provider}_api_key_encrypted`] = this.sealKey(id, readString(body, field) ?? '');

@@ -3,9 +3,9 @@ import { constants, fileExtension, messages, stripUnsafeCharacters, uploadExtens
 import { validationError, type ConfabServerError, type FieldError } from '../../errors';
 
 /**
- * What may be uploaded (spec §5): the extensions of @confab/client's `uploadExtensions` (documents
- * and the audio types the files panel previews), at most 100 MB, and content that agrees with
- * its extension. The extension list, mime map and texts are the client's, so both sides agree.
+ * What may be uploaded (docs/PRODUCT.md §5): the extensions of @confab/client's `uploadExtensions`
+ * (documents and the audio types the files panel previews), at most 100 MB, and content that agrees
+ * with its extension. The extension list, mime map and texts are the client's, so both sides agree.
  */
 export const uploadMaximumBytes = constants.upload.maxSizeBytes;
 export const descriptionMaximum = 1000;

@@ -1,8 +1,9 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
- * The complete spec §3 schema, created at once so later issues add behaviour, not rewrites.
- * Only portable types: TEXT, INTEGER, and expression/partial indexes both dialects support.
+ * The complete docs/PRODUCT.md §3 schema, created at once so later issues add behaviour, not
+ * rewrites. Only portable types: TEXT, INTEGER, and expression/partial indexes both dialects
+ * support.
  */
 
 const idColumn = 'text';

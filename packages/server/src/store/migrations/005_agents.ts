@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * The agent runtime's tables (issue 9).
+ * The agent runtime's tables (docs/CONTRACTS.md, Agents).
  * - `agent_mentions`: every mention or auto-route of an agent, by reference only (the message
  *   stays encrypted once, in `messages`). It is the offline queue (unacknowledged, unexpired
  *   rows are sent on connect) and the invocation grant (a row younger than 10 minutes lets the

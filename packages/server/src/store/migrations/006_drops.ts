@@ -1,7 +1,8 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * What the feeds need beyond migration 001's drops, likes, bookmarks and follows (issue 10):
+ * What the feeds need beyond migration 001's drops, likes, bookmarks and follows
+ * (docs/CONTRACTS.md, Drops):
  * - `drops.trending_score`, stored and indexed so the trending page is an index walk;
  * - `drop_views`, one row per drop, user and UTC day, so a view counts once a day;
  * - `feed_snapshots`, the ordered drop ids a page 1 saw, so later pages never repeat or skip;

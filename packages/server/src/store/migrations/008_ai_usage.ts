@@ -1,9 +1,9 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * `ai_usage` (issue 11): the tokens of every AI provider call a hosted agent made for a person,
- * one row per call, whichever key paid (the person's own or the server's). My Profile shows the
- * person's total (`ai_tokens_used` on their own user record).
+ * `ai_usage` (docs/CONTRACTS.md, Hosted agents): the tokens of every AI provider call a hosted
+ * agent made for a person, one row per call, whichever key paid (the person's own or the server's).
+ * My Profile shows the person's total (`ai_tokens_used` on their own user record).
  */
 export const aiUsageMigration: Migration = {
   async up(db: Kysely<unknown>) {

@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
 
 /**
- * `workspace_search` (issue 12): the text @deep searches in a chat, one row per drop and per
+ * `workspace_search`: the text @deep searches in a chat, one row per drop and per
  * uploaded file (title, and the text of text files), deleted with its drop, file or chat by the
  * foreign keys. The full-text index differs by dialect:
  * - SQLite: an FTS5 table over the rows (external content, porter stemming), kept in step by triggers;

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * `inbound_mails` (issue 12): what @email needs to answer a received mail in its thread, one row
+ * `inbound_mails`: what @email needs to answer a received mail in its thread, one row
  * per `email` message: the sender's address, the subject and the mail's Message-ID, encrypted like
  * message content. Goes with its message or chat.
  */

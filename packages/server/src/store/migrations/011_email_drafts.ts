@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * `email_drafts` (issue 12): a mail @email has written and shown, waiting for the person who asked
+ * `email_drafts`: a mail @email has written and shown, waiting for the person who asked
  * for it to say `@email send`. Kept in the database, not in one instance's memory, so a draft
  * confirmed after a restart or on another instance is still there; `claimed_at` is set by the one
  * conditional update that takes it (send or cancel), so it is sent at most once. The mail itself

@@ -35,7 +35,7 @@ export function searchTerms(query: string): string[] {
 }
 
 /**
- * The workspace full-text index (issue 12) on both dialects: SQLite FTS5 (bm25) and PostgreSQL
+ * The workspace full-text index on both dialects: SQLite FTS5 (bm25) and PostgreSQL
  * tsvector with a GIN index (ts_rank). A query matches any of its words, best matches first.
  */
 export class WorkspaceSearchRepository {

@@ -2,7 +2,7 @@ import { getJson, httpUrl, plainText, type SearchHit, type SearchOptions, type S
 
 /**
  * Brave Search's web endpoint: `GET {base}/res/v1/web/search?q=…&count=…` with the key in
- * `X-Subscription-Token` (reference/ai-and-search-protocols.md §5). `web` may be absent;
+ * `X-Subscription-Token` (docs/PROTOCOLS.md, Search providers). `web` may be absent;
  * descriptions carry highlight markup, removed here.
  */
 export class BraveProvider implements SearchProvider {

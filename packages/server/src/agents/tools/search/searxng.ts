@@ -1,8 +1,8 @@
 import { getJson, httpUrl, plainText, type SearchHit, type SearchOptions, type SearchProvider } from './types';
 
 /**
- * SearXNG's JSON API: `GET {base}/search?q=…&format=json` (reference/ai-and-search-protocols.md
- * §4). The instance must list `json` in `search.formats`, else it answers 403.
+ * SearXNG's JSON API: `GET {base}/search?q=…&format=json` (docs/PROTOCOLS.md,
+ * Search providers). The instance must list `json` in `search.formats`, else it answers 403.
  * `number_of_results` is not required (newer instances dropped it).
  */
 export class SearxngProvider implements SearchProvider {

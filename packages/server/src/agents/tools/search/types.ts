@@ -1,6 +1,7 @@
 /**
- * Web search providers @deep asks (issue 12): each turns one query into hits, or throws a
- * SearchError whose message is safe to show in the chat (no key, no provider body).
+ * Web search providers @deep asks (docs/PROTOCOLS.md, Search providers): each turns one query into
+ * hits, or throws a SearchError whose message is safe to show in the chat (no key, no provider
+ * body).
  */
 
 /** One result of a web search, as every provider answers it. */

@@ -47,7 +47,7 @@ export interface WorkspaceSearchOptions {
 }
 
 /**
- * Search over a chat's drops and uploaded files (issue 12). Indexing is lazy: each search first
+ * Search over a chat's drops and uploaded files. Indexing is lazy: each search first
  * adds the chat's drops and files that have no index row yet (drops and files never change after
  * they are made; deleting one deletes its row through the foreign key), then asks the full-text
  * index (FTS5 or tsvector, store/repositories/workspaceSearch.ts).
