@@ -1,5 +1,5 @@
 /**
- * @browse with headless Chromium (issue 12, CONFAB_BROWSE_CHROMIUM): pages that write their content
+ * @browse with headless Chromium (CONFAB_BROWSE_CHROMIUM; docs/SECURITY.md H8): pages that write their content
  * with JavaScript are read, and every request the page makes goes through the guarded proxy: a
  * private address outside CONFAB_FETCH_ALLOW_HOSTS is never reached (the local target counts
  * connections), whether asked by an image, a script, fetch, XHR, an iframe, a WebSocket, a

@@ -1,5 +1,5 @@
 /**
- * The guarded forward proxy that is headless Chromium's only way out (issue 12), spoken to
+ * The guarded forward proxy that is headless Chromium's only way out (docs/SECURITY.md H8), spoken to
  * directly, without a browser: plain http requests and CONNECT tunnels are judged by the
  * fetcher's guard on the resolved address, a refused target is never reached (the local target
  * counts connections), an allowed one is, and the byte budget cuts every connection.

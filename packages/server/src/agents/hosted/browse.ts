@@ -229,7 +229,7 @@ export interface BrowseAgentOptions {
 }
 
 /**
- * The @browse handler (issue 12): one page read through the guarded fetcher, its readable text
+ * The @browse handler: one page read through the guarded fetcher, its readable text
  * found by Readability over linkedom (no script runs). `links` and `tables` answer as markdown;
  * otherwise a summary or answer grounded in the page when a key can pay, else the opening.
  * Every refusal of the address guard (and every other fetch failure) is a plain reply.

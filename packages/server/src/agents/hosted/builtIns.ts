@@ -2,7 +2,7 @@ import type { BuiltInAgentUsername } from '../../services/builtInAgents';
 import { builtInAgents } from '../../services/builtInAgents';
 import type { Persona } from './persona';
 
-/** What the built-in agents without behaviour yet (issue 12) will do, said in their answers. */
+/** What the built-in agents without behaviour of their own yet will do, said in their answers. */
 const comingSoon: Partial<Record<BuiltInAgentUsername, string>> = {
   email: 'I will send and manage e-mails for this chat (coming soon).',
 };

@@ -130,7 +130,7 @@ function jobReply(reply: InProcessReply): { reply: InProcessReply; close(): InPr
 }
 
 /**
- * The @data handler (issue 11): `tables`, `help`, SQL run as given, and questions in words
+ * The @data handler: `tables`, `help`, SQL run as given, and questions in words
  * turned into SQL by the model when a key can pay. Each question that reads files is one job of
  * `jobs`: its own process holding a locked in-memory DuckDB, within the job limits.
  */

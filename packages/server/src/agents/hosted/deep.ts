@@ -98,7 +98,7 @@ function boundedStream(reply: InProcessReply, budget = maxMessageLength - 200) {
 }
 
 /**
- * The @deep handler (issue 12): plans up to three queries with the model (without a key, the
+ * The @deep handler: plans up to three queries with the model (without a key, the
  * message is the query), searches every configured provider and the chat's workspace, posts the
  * merged results as a search-results message, then, with a key, streams a report citing them.
  */

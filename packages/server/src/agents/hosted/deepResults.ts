@@ -1,7 +1,7 @@
 import { maxMessageLength } from '@confab/client/protocol';
 import type { SearchHit } from '../tools/search/types';
 
-/** One result of the search-results message (spec §3 "Search result data"). */
+/** One result of the search-results message (docs/PRODUCT.md §3, search result data). */
 export interface SearchResultItem {
   title: string;
   url: string;
@@ -87,7 +87,7 @@ function cut(text: string, length: number): string {
 }
 
 /**
- * The search-results message (spec §3 "Search result data"), as many results as fit in one
+ * The search-results message (docs/PRODUCT.md §3, search result data), as many results as fit in one
  * message; `metadata.truncated` says when some were left out and `original_count` how many there were.
  */
 export function searchResultsMessage(options: { querySummary: string; searchesPerformed: number; createdAt: Date; hits: readonly RankedHit[]; maxResults?: number; maxLength?: number }): SearchResultsData {

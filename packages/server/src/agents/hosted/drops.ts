@@ -78,7 +78,7 @@ function linkTo(drop: Pick<WireDrop, 'title' | 'slug'>): string {
 }
 
 /**
- * @drops (issue 11): publishes a drop from the discussion, acting for the person who asked (it
+ * @drops: publishes a drop from the discussion, acting for the person who asked (it
  * may publish only where they may), with their key through the AI gateway, or extractively with
  * none; also lists this chat's drops and explains itself.
  */

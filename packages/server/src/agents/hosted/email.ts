@@ -157,7 +157,7 @@ function quoted(text: string): string {
 }
 
 /**
- * @email (issue 12): lists the chat's received mail; drafts a mail (through the AI gateway with
+ * @email: lists the chat's received mail; drafts a mail (through the AI gateway with
  * a key, from a template without), shows it and sends nothing until the person who asked says
  * `@email send`; then sends it once from the chat's address (Reply-To the chat, so answers come
  * back here) through the mail transport. Anything else goes to `fallback` (the Email persona).

@@ -4,7 +4,7 @@ import { startGuardedProxy, type GuardedProxy } from './guardedProxy';
 import { checkedAddress, defaultFetchMaxBytes, defaultFetchTimeoutMs, FetchError, shortUrl } from './fetcher';
 
 /**
- * Headless Chromium for @browse (issue 12), on when `CONFAB_BROWSE_CHROMIUM` names the binary.
+ * Headless Chromium for @browse (docs/SECURITY.md H8), on when `CONFAB_BROWSE_CHROMIUM` names the binary.
  *
  * The security design: Chromium never touches the network itself. Each rendering gets its own
  * browser context whose proxy is a fresh guarded forward proxy on 127.0.0.1 (tools/guardedProxy.ts)

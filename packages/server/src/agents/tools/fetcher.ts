@@ -3,7 +3,7 @@ import { Agent, request } from 'undici';
 import { addressRefusal, AllowList, effectivePort, isBadPort, systemResolver, type ResolvedAddress, type Resolver } from './addressGuard';
 
 /**
- * The one guarded fetcher of the server (issue 12): @browse, @deep and the image proxy reach the
+ * The one guarded fetcher of the server (docs/SECURITY.md H7): @browse, @deep and the image proxy reach the
  * web only through it. Every hop (the first URL and each redirect) is parsed, its name resolved
  * once, every address judged by the guard, and the connection made to the judged address only
  * (an undici Agent whose `connect.lookup` answers that address): no second DNS answer can slip in.

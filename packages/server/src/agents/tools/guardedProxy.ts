@@ -4,7 +4,7 @@ import { AllowList, systemResolver, type ResolvedAddress, type Resolver } from '
 import { checkedAddress, defaultFetchMaxBytes, FetchError } from './fetcher';
 
 /**
- * The one way out of @browse's headless Chromium (issue 12): a forward proxy on 127.0.0.1 that
+ * The one way out of @browse's headless Chromium (docs/SECURITY.md H8): a forward proxy on 127.0.0.1 that
  * every request of a rendered page goes through (the context's `proxy`, loopback included:
  * Playwright adds `<-loopback>` to the bypass list, so even 127.0.0.1 is not reached directly).
  *
