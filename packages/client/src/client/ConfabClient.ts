@@ -98,10 +98,11 @@ export class ConfabClient {
   constructor(options: ConfabClientOptions = {}) {
     this.fetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.pb = new PocketBase(options.baseUrl ?? defaultBaseUrl(), options.authStore ?? defaultAuthStore());
-    // The SDK cancels a pending request when another one with the same key (by default method and
-    // path) starts, but the app makes concurrent requests to the same collection (the chat list
-    // and a chat's own record, two screens or React strict mode loading the same list), and a
-    // cancelled one would surface as an abort. Callers cancel explicitly with a `signal`.
+    // The SDK cancels a pending request when another with the same key (by default its method and
+    // path, query left out) starts, but the app makes concurrent requests to the same collection:
+    // two chats' message pages, a page and the catch-up after a reconnect, one chat fetched by two
+    // screens or twice under React strict mode. A cancelled one would surface as an abort, so
+    // auto-cancellation is off; callers cancel explicitly with a `signal`.
     this.pb.autoCancellation(false);
     if (options.fetch !== undefined) {
       const injected = options.fetch;
