@@ -1,11 +1,11 @@
+import { ClientResponseError } from 'pocketbase';
 import { describe, expect, it } from 'vitest';
 import { ConfabError, confabErrorFromResponse, toConfabError } from './errors';
-import { ResponseError } from './recordApi/ResponseError';
 
 describe('toConfabError', () => {
-  it('keeps the status, the response message and the field errors of a record-API ResponseError', () => {
+  it('keeps the status, the response message and the field errors of a ClientResponseError', () => {
     const error = toConfabError(
-      new ResponseError({
+      new ClientResponseError({
         status: 400,
         data: {
           status: 400,
@@ -23,29 +23,29 @@ describe('toConfabError', () => {
   });
 
   it.each([401, 403, 404, 429, 500])('yields status %i with the response message', (status) => {
-    const error = toConfabError(new ResponseError({ status, data: { message: `Status ${status}.` } }));
+    const error = toConfabError(new ClientResponseError({ status, data: { message: `Status ${status}.` } }));
     expect(error.status).toBe(status);
     expect(error.message).toBe(`Status ${status}.`);
   });
 
   it('falls back to a generic message when the body has none', () => {
-    const error = toConfabError(new ResponseError({ status: 502, data: {} }));
+    const error = toConfabError(new ClientResponseError({ status: 502, data: {} }));
     expect(error.status).toBe(502);
     expect(error.message).toBe('Something went wrong.');
     expect(error.serverMessage).toBeNull();
   });
 
   it('flags aborted requests', () => {
-    const abortError = toConfabError(new ResponseError({ isAbort: true }));
+    const abortError = toConfabError(new ClientResponseError({ isAbort: true }));
     expect(abortError.isAbort).toBe(true);
     expect(abortError.status).toBe(0);
     const domAbort = toConfabError(new DOMException('The operation was aborted.', 'AbortError'));
     expect(domAbort.isAbort).toBe(true);
-    const wrappedAbort = toConfabError(new ResponseError(new DOMException('x', 'AbortError')));
+    const wrappedAbort = toConfabError(new ClientResponseError(new DOMException('x', 'AbortError')));
     expect(wrappedAbort.isAbort).toBe(true);
   });
 
-  it("reads an error of the pocketbase SDK (ClientResponseError) by its name and fields", () => {
+  it('reads a ClientResponseError of another copy of the SDK by its name and fields', () => {
     const sdkError = Object.assign(new Error('Failed to authenticate.'), {
       name: 'ClientResponseError 400',
       url: 'http://127.0.0.1/api/collections/users/auth-with-password',
@@ -59,7 +59,7 @@ describe('toConfabError', () => {
   });
 
   it('reports a network failure with status 0 and the fetch message', () => {
-    const error = toConfabError(new ResponseError(new TypeError('fetch failed')));
+    const error = toConfabError(new ClientResponseError(new TypeError('fetch failed')));
     expect(error.status).toBe(0);
     expect(error.message).toBe('fetch failed');
     expect(error.isAbort).toBe(false);

@@ -1,4 +1,4 @@
-import { ResponseError } from './recordApi/ResponseError';
+import { ClientResponseError } from 'pocketbase';
 
 /** One server-side field error, as PocketBase reports it under `data.<field>`. */
 export interface FieldError {
@@ -48,17 +48,11 @@ export class ConfabError extends Error {
 const genericMessage = 'Something went wrong.';
 const abortMessage = 'The request was aborted.';
 
-/** What toConfabError reads of a record-API error: our ResponseError's and the pocketbase SDK ClientResponseError's fields. */
-type ResponseErrorLike = Pick<ResponseError, 'status' | 'response' | 'isAbort' | 'originalError' | 'message'>;
-
-/**
- * Turns any failure (record-API ResponseError, the pocketbase SDK's ClientResponseError, fetch
- * rejection, abort, thrown value) into a ConfabError.
- */
+/** Turns any failure (the pocketbase SDK's ClientResponseError, fetch rejection, abort, thrown value) into a ConfabError. */
 export function toConfabError(error: unknown): ConfabError {
   if (error instanceof ConfabError) return error;
-  if (error instanceof ResponseError || isClientResponseErrorLike(error)) {
-    return fromResponseError(error);
+  if (error instanceof ClientResponseError || isClientResponseErrorLike(error)) {
+    return fromClientResponseError(error);
   }
   if (isAbortError(error)) {
     return new ConfabError(abortMessage, 0, { isAbort: true, cause: error });
@@ -87,11 +81,11 @@ export async function confabErrorFromResponse(response: Response): Promise<Confa
   return new ConfabError(response.statusText || genericMessage, response.status, { data: body });
 }
 
-function fromResponseError(error: ResponseErrorLike): ConfabError {
+function fromClientResponseError(error: ClientResponseError): ConfabError {
   const body: unknown = error.response;
   if (error.isAbort) return new ConfabError(abortMessage, 0, { isAbort: true, data: body, cause: error });
   if (error.status === 0) {
-    // No response: the error wraps the fetch rejection, whose own message is more telling.
+    // No response: the SDK wraps the fetch rejection; its own message is more telling.
     const original: unknown = error.originalError;
     const message = original instanceof Error && original.message ? original.message : error.message;
     if (isAbortError(original)) return new ConfabError(abortMessage, 0, { isAbort: true, cause: error });
@@ -122,13 +116,13 @@ function readFieldErrors(value: unknown): Record<string, FieldError> {
   return fieldErrors;
 }
 
-// Duck typing as well as instanceof: the pocketbase SDK's ClientResponseError (callers may pass one),
-// or a second copy of this package; both name themselves `ClientResponseError <status>`.
-function isClientResponseErrorLike(error: unknown): error is ResponseErrorLike {
+// Duck typing as well as instanceof: a bundler may load a second copy of the SDK (the app's own
+// `pocketbase` beside this package's), whose errors name themselves `ClientResponseError <status>`.
+function isClientResponseErrorLike(error: unknown): error is ClientResponseError {
   return (
     error instanceof Error &&
     error.name.startsWith('ClientResponseError') &&
-    typeof (error as Partial<ResponseErrorLike>).status === 'number'
+    typeof (error as Partial<ClientResponseError>).status === 'number'
   );
 }
 

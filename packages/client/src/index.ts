@@ -5,13 +5,24 @@ export { ConfabClient } from './client/ConfabClient';
 export type { ConfabClientOptions, RealtimeClientOptions, RegisterInput } from './client/ConfabClient';
 export { deriveConfigFromHost } from './client/config';
 
-// The record API client (client.pb) and the session's auth store (ConfabClientOptions.authStore)
-export { RecordApi, RecordCollection } from './recordApi/RecordApi';
-export type { SendOptions, RecordOptions, ListOptions, FullListOptions, ListResult, RecordAuthResponse, RecordApiOptions } from './recordApi/RecordApi';
-export { MemoryAuthStore, LocalAuthStore, authStorageKey } from './recordApi/authStore';
-export type { AuthStore, AuthRecord, AuthChangeListener, RecordModel } from './recordApi/authStore';
-export { ResponseError } from './recordApi/ResponseError';
-export type { ResponseErrorInit } from './recordApi/ResponseError';
+// The pocketbase SDK under client.pb: its client, record service, auth stores (ConfabClientOptions.authStore)
+// and error, so an app needs no `pocketbase` import of its own to type or build them.
+export { BaseAuthStore, LocalAuthStore, ClientResponseError, RecordService } from 'pocketbase';
+export type {
+  default as PocketBase,
+  AuthRecord,
+  RecordModel,
+  ListResult,
+  RecordAuthResponse,
+  SendOptions,
+  RecordOptions,
+  RecordListOptions,
+  RecordFullListOptions,
+  OnStoreChangeFunc,
+} from 'pocketbase';
+// The names of the client's former record-API copy, kept so code written against them still builds.
+export { MemoryAuthStore, ResponseError, authStorageKey } from './client/formerRecordApiNames';
+export type { RecordApi, RecordCollection, AuthStore, AuthChangeListener, ListOptions, FullListOptions } from './client/formerRecordApiNames';
 
 // Realtime (spec §4, §7 realtime)
 export { RealtimeConnection } from './realtime/RealtimeConnection';

@@ -1,5 +1,5 @@
+import type PocketBase from 'pocketbase';
 import { ConfabError, toConfabError } from '../errors';
-import type { RecordApi } from '../recordApi/RecordApi';
 import type { UserRecord } from '../types';
 import { normalizeCompleteAccount } from '../validation/account';
 import { validateApiKeys } from '../validation/content';
@@ -7,7 +7,7 @@ import { messages } from '../validation/messages';
 import { completeAccountErrorMessage } from '../validation/serverErrors';
 
 export interface AccountServiceDependencies {
-  pb: RecordApi;
+  pb: PocketBase;
   request: <Result>(path: string, init?: { method?: string; body?: unknown }) => Promise<Result>;
   currentUser: () => UserRecord;
   login: (identity: string, password: string) => Promise<UserRecord>;

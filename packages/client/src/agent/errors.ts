@@ -25,7 +25,7 @@ export type AgentErrorCode = (typeof agentErrorCodes)[keyof typeof agentErrorCod
 
 /**
  * The one error type of `@confab/client/agent`. (The rest of the client uses ConfabError, which
- * comes with the record-API client; this light entry does not.)
+ * carries the pocketbase SDK; this light entry does not.)
  *
  * @example
  * try { await reply.send('hi'); } catch (error) { if (error instanceof AgentError && error.code === 'not_invoked') … }

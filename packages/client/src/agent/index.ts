@@ -1,5 +1,5 @@
 // `@confab/client/agent`: the Agent SDK (docs/CONTRACTS.md "Agent SDK"). A light entry: no
-// record-API client, no store, no renderer; runs in Node 20+ and browsers. Hand-written on purpose.
+// pocketbase SDK, no store, no renderer; runs in Node 20+ and browsers. Hand-written on purpose.
 export { connectAgent } from './connectAgent';
 export { simulateMention } from './simulateMention';
 export type { SimulatedReplies } from './simulateMention';

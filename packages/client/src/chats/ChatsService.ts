@@ -1,7 +1,7 @@
+import type PocketBase from 'pocketbase';
 import { constants } from '../constants';
 import { ConfabError, toConfabError } from '../errors';
 import type { RealtimeConnection } from '../realtime/RealtimeConnection';
-import type { RecordApi } from '../recordApi/RecordApi';
 import type { ConfabStore } from '../store/createConfabStore';
 import type { AgentPermissions, ChatRecord, UserRecord } from '../types';
 import { validateChatCreation } from '../validation/content';
@@ -12,7 +12,7 @@ const chatsCollection = 'chats';
 const expand = 'participants,admins';
 
 export interface ChatsServiceDependencies {
-  pb: RecordApi;
+  pb: PocketBase;
   store: ConfabStore;
   realtime: RealtimeConnection;
   currentUser: () => UserRecord;

@@ -1,5 +1,5 @@
+import { BaseAuthStore } from 'pocketbase';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MemoryAuthStore } from '../recordApi/authStore';
 import { connectedClient } from '../testing/connectedClient';
 import { startFakeGateway } from '../testing/fakeGateway';
 import type { FakeGateway } from '../testing/fakeGateway';
@@ -47,7 +47,7 @@ describe('ConfabClient realtime lifecycle', () => {
   });
 
   it('initialize() connects a restored session; autoConnect: false leaves it to the app', async () => {
-    const authStore = new MemoryAuthStore();
+    const authStore = new BaseAuthStore();
     const first = new ConfabClient({ baseUrl: server.url, authStore, realtime: { WebSocket: WebSocketForTests } });
     await first.login('alice', 'correct-horse');
     await waitUntil(() => first.realtime.state === 'connected', 'first connected');

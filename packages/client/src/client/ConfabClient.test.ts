@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import PocketBase, { BaseAuthStore, ClientResponseError, LocalAuthStore, RecordService } from 'pocketbase';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfabError } from '../errors';
-import { LocalAuthStore, MemoryAuthStore } from '../recordApi/authStore';
 import { errorResponse, json } from '../testing/fakeHttp';
 import { startFakeServer } from '../testing/fakeServer';
 import type { FakeServer } from '../testing/fakeServer';
@@ -170,7 +170,7 @@ const usersRecord = (id: string) => ({ id, collectionId: '_pb_users_auth_', coll
 
 describe('ConfabClient.initialize', () => {
   it('refreshes a stored valid token and signs in', async () => {
-    const authStore = new MemoryAuthStore();
+    const authStore = new BaseAuthStore();
     const storedToken = server.issueToken('alice0000000001');
     authStore.save(storedToken, { ...usersRecord('alice0000000001'), username: 'stale-name' });
     const client = new ConfabClient({ baseUrl: server.url, authStore });
@@ -183,7 +183,7 @@ describe('ConfabClient.initialize', () => {
   });
 
   it('clears a token the server refuses', async () => {
-    const authStore = new MemoryAuthStore();
+    const authStore = new BaseAuthStore();
     const unknownToken = server.issueToken('nobody000000001');
     authStore.save(unknownToken, usersRecord('nobody000000001'));
     const client = new ConfabClient({ baseUrl: server.url, authStore });
@@ -193,7 +193,7 @@ describe('ConfabClient.initialize', () => {
   });
 
   it('clears an expired token without calling the server', async () => {
-    const authStore = new MemoryAuthStore();
+    const authStore = new BaseAuthStore();
     authStore.save(server.issueToken('alice0000000001', -60), usersRecord('alice0000000001'));
     const client = new ConfabClient({ baseUrl: server.url, authStore });
     await client.initialize();
@@ -228,12 +228,64 @@ describe('ConfabClient password reset', () => {
   });
 });
 
+describe('ConfabClient.pb, the pocketbase SDK', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('is the SDK client, its collections RecordServices and its failures ClientResponseErrors', async () => {
+    const client = new ConfabClient({ baseUrl: server.url });
+    expect(client.pb).toBeInstanceOf(PocketBase);
+    expect(client.pb.collection('chats')).toBeInstanceOf(RecordService);
+    const failure = await client.pb.collection('users').authWithPassword('alice', 'wrong').catch((caught: unknown) => caught);
+    expect(failure).toBeInstanceOf(ClientResponseError);
+    expect((failure as ClientResponseError).status).toBe(400);
+  });
+
+  it('does not cancel concurrent requests to the same collection (no auto-cancellation)', async () => {
+    const client = new ConfabClient({ baseUrl: server.url, realtime: { autoConnect: false } });
+    await client.login('alice', 'correct-horse');
+    const chat = server.backend.addChat({ name: 'Team', participants: ['alice0000000001'] });
+    // With the SDK's default, each of these would abort the one before it (same method and path).
+    const settled = await Promise.allSettled([
+      client.pb.collection('chats').getList(1, 10),
+      client.pb.collection('chats').getList(1, 10),
+      client.pb.collection('chats').getOne(chat.id),
+      client.pb.collection('chats').getOne(chat.id),
+    ]);
+    expect(settled.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+    const [first, second] = await Promise.all([client.chats.get(chat.id), client.chats.get(chat.id)]);
+    expect([first?.id, second?.id]).toEqual([chat.id, chat.id]);
+  });
+
+  it("keeps a browser session as {token, record} under the SDK's key 'pocketbase_auth', so signed-in people stay signed in", async () => {
+    const items = new Map<string, string>();
+    const localStorage = {
+      getItem: (key: string) => items.get(key) ?? null,
+      setItem: (key: string, value: string) => void items.set(key, value),
+      removeItem: (key: string) => void items.delete(key),
+    };
+    vi.stubGlobal('window', { localStorage, addEventListener: () => {} });
+    // A session an earlier version of the app saved (SDK versions before 0.23 called the record `model`).
+    const savedToken = server.issueToken('alice0000000001');
+    items.set('pocketbase_auth', JSON.stringify({ token: savedToken, model: { ...usersRecord('alice0000000001'), username: 'alice' } }));
+    const client = new ConfabClient({ baseUrl: server.url, realtime: { autoConnect: false } });
+    expect(client.pb.authStore).toBeInstanceOf(LocalAuthStore);
+    await client.initialize();
+    expect(client.store.getState()).toMatchObject({ isAuthenticated: true, user: { username: 'alice' } });
+    const stored = JSON.parse(items.get('pocketbase_auth') ?? '{}') as { token: string; record: { id: string } };
+    expect([stored.token, stored.record.id]).toEqual([client.pb.authStore.token, 'alice0000000001']);
+    client.logout();
+    expect(items.has('pocketbase_auth')).toBe(false);
+  });
+});
+
 describe('ConfabClient transport', () => {
   it('keeps the session in memory outside a browser, and takes an injected auth store', () => {
     const client = new ConfabClient({ baseUrl: server.url });
-    expect(client.pb.authStore).toBeInstanceOf(MemoryAuthStore);
+    expect(client.pb.authStore).toBeInstanceOf(BaseAuthStore);
     expect(client.pb.authStore).not.toBeInstanceOf(LocalAuthStore);
-    const injected = new MemoryAuthStore();
+    const injected = new BaseAuthStore();
     expect(new ConfabClient({ baseUrl: server.url, authStore: injected }).pb.authStore).toBe(injected);
     expect(client.baseUrl).toBe(server.url);
   });

@@ -1,3 +1,5 @@
+import PocketBase, { BaseAuthStore, LocalAuthStore } from 'pocketbase';
+import type { SendOptions } from 'pocketbase';
 import { AccountService } from '../account/AccountService';
 import { AgentsService } from '../agents/AgentsService';
 import { ChatsService } from '../chats/ChatsService';
@@ -9,9 +11,6 @@ import { MessagesService } from '../messages/MessagesService';
 import type { MessagesOptions } from '../messages/MessagesService';
 import { RealtimeConnection } from '../realtime/RealtimeConnection';
 import type { RealtimeOptions } from '../realtime/types';
-import { LocalAuthStore, MemoryAuthStore } from '../recordApi/authStore';
-import type { AuthStore } from '../recordApi/authStore';
-import { RecordApi } from '../recordApi/RecordApi';
 import { createConfabStore } from '../store/createConfabStore';
 import type { ConfabStore } from '../store/createConfabStore';
 import type { AppConfig, UserRecord } from '../types';
@@ -22,11 +21,10 @@ export interface ConfabClientOptions {
   /** The server's origin. Defaults to the page's origin in a browser, else http://127.0.0.1:8090. */
   baseUrl?: string;
   /**
-   * Where the session lives. Defaults to a LocalAuthStore (localStorage, under the key the
-   * pocketbase SDK used) in browsers and a MemoryAuthStore elsewhere. Any AuthStore will do,
-   * including a pocketbase SDK BaseAuthStore or LocalAuthStore instance (the same shape).
+   * Where the session lives: any pocketbase SDK auth store. Defaults to the SDK's LocalAuthStore
+   * (localStorage, key `pocketbase_auth`) in browsers and its BaseAuthStore (memory) elsewhere.
    */
-  authStore?: AuthStore;
+  authStore?: BaseAuthStore;
   /** Used for every request (record API and product endpoints); defaults to the global fetch. */
   fetch?: typeof fetch;
   /** Realtime timings (spec defaults), the WebSocket constructor, and whether auth connects it. */
@@ -64,10 +62,8 @@ const usersCollection = 'users';
 const defaultServerUrl = 'http://127.0.0.1:8090';
 
 /**
- * The Confab client: `pb`, our own small client for the PocketBase record API and auth
- * (../recordApi, wire-compatible with the official `pocketbase` SDK, which the server's tests use),
- * the product endpoints, the realtime connection, and the client state store kept in step with
- * the session.
+ * The Confab client: `pb`, the official `pocketbase` SDK for the record API and auth, the product
+ * endpoints, the realtime connection, and the client state store kept in step with the session.
  *
  * @example
  * const client = new ConfabClient({ baseUrl: 'http://localhost:8090' });
@@ -76,8 +72,8 @@ const defaultServerUrl = 'http://127.0.0.1:8090';
  * client.store.getState().user?.username; // 'alice'
  */
 export class ConfabClient {
-  /** The record API (records, password auth, reset) and the session's auth store. */
-  readonly pb: RecordApi;
+  /** The pocketbase SDK: the record API (records, password auth, reset) and the session's auth store. */
+  readonly pb: PocketBase;
   readonly store: ConfabStore;
   /** The gateway WebSocket; its state is mirrored in store.connectionState / isConnected. */
   readonly realtime: RealtimeConnection;
@@ -101,8 +97,17 @@ export class ConfabClient {
 
   constructor(options: ConfabClientOptions = {}) {
     this.fetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    // No auto-cancellation (screens may load the same list twice, e.g. React strict mode): callers cancel with a signal.
-    this.pb = new RecordApi(options.baseUrl ?? defaultBaseUrl(), options.authStore ?? defaultAuthStore(), { fetch: this.fetchFunction });
+    this.pb = new PocketBase(options.baseUrl ?? defaultBaseUrl(), options.authStore ?? defaultAuthStore());
+    // The SDK cancels a pending request when another with the same key (by default its method and
+    // path, query left out) starts, but the app makes concurrent requests to the same collection:
+    // two chats' message pages, a page and the catch-up after a reconnect, one chat fetched by two
+    // screens or twice under React strict mode. A cancelled one would surface as an abort, so
+    // auto-cancellation is off; callers cancel explicitly with a `signal`.
+    this.pb.autoCancellation(false);
+    if (options.fetch !== undefined) {
+      const injected = options.fetch;
+      this.pb.beforeSend = (url: string, sendOptions: SendOptions) => ({ url, options: { ...sendOptions, fetch: injected } });
+    }
     this.store = createConfabStore();
     const { autoConnect = true, ...realtimeOptions } = options.realtime ?? {};
     this.autoConnect = autoConnect;
@@ -319,12 +324,16 @@ function defaultBaseUrl(): string {
   return typeof location?.origin === 'string' && location.origin.startsWith('http') ? location.origin : defaultServerUrl;
 }
 
-/** localStorage when the environment has a usable one (browsers), memory elsewhere. */
-function defaultAuthStore(): AuthStore {
+/**
+ * localStorage when the environment has a usable one (browsers), memory elsewhere. The SDK's
+ * LocalAuthStore keeps `{token, record}` as JSON under `pocketbase_auth`, so a session saved by
+ * any earlier version of the app (or by the SDK in another app on the origin) stays signed in.
+ */
+function defaultAuthStore(): BaseAuthStore {
   try {
     if (typeof window !== 'undefined' && window.localStorage !== undefined) return new LocalAuthStore();
   } catch {
     // Sandboxed iframes and privacy modes throw on localStorage access.
   }
-  return new MemoryAuthStore();
+  return new BaseAuthStore();
 }

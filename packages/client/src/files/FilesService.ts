@@ -1,6 +1,6 @@
+import type PocketBase from 'pocketbase';
 import { constants } from '../constants';
 import { ConfabError, toConfabError } from '../errors';
-import type { RecordApi } from '../recordApi/RecordApi';
 import type { UserRecord } from '../types';
 import { messages } from '../validation/messages';
 import { validateUpload } from '../validation/upload';
@@ -14,7 +14,7 @@ export const fileTokenLifetimeMs = 180_000;
 export const fileTokenRefreshMarginMs = 30_000;
 
 export interface FilesServiceDependencies {
-  pb: RecordApi;
+  pb: PocketBase;
   /** JSON product-endpoint calls with the session's bearer token (ConfabClient.request). */
   request: <Result>(path: string, init?: { method?: string; body?: unknown; signal?: AbortSignal }) => Promise<Result>;
   fetch: typeof fetch;

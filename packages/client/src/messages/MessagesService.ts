@@ -1,8 +1,8 @@
+import type PocketBase from 'pocketbase';
 import { AgentActivity, settleReply } from '../agents/AgentActivity';
 import { constants } from '../constants';
 import { ConfabError, toConfabError } from '../errors';
 import type { RealtimeConnection } from '../realtime/RealtimeConnection';
-import type { RecordApi } from '../recordApi/RecordApi';
 import { displayNameOf } from '../records';
 import type { ConfabStore } from '../store/createConfabStore';
 import type { ChatRecord, ClientMessage, MessageRecord, UserRecord } from '../types';
@@ -22,7 +22,7 @@ export interface MessagesOptions {
 }
 
 export interface MessagesServiceDependencies {
-  pb: RecordApi;
+  pb: PocketBase;
   store: ConfabStore;
   realtime: RealtimeConnection;
   currentUser: () => UserRecord;

@@ -43,7 +43,7 @@ export type WireChat = ChatRecord;
 
 export interface AuthenticateWithTokenFrame {
   type: 'authenticate_with_token';
-  /** The record API's auth token (the JWT client.pb.authStore holds). */
+  /** The record API's auth token (the same JWT the pocketbase SDK holds, client.pb.authStore). */
   token: string;
 }
 

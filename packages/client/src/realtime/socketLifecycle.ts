@@ -1,5 +1,5 @@
 // Shared by the people's RealtimeConnection and the agent SDK's AgentSocket: it may import only
-// protocol types, so that `@confab/client/agent` stays free of the record API, zustand and the rest.
+// protocol types, so that `@confab/client/agent` stays free of pocketbase, zustand and the rest.
 import type { ClientFrame, ServerFrame } from '../protocol';
 
 /** Our own close code when we abandon a socket (dead heartbeat, connect timeout). */

@@ -1,6 +1,6 @@
+import { ClientResponseError } from 'pocketbase';
 import { describe, expect, it } from 'vitest';
 import { ConfabError } from '../errors';
-import { ResponseError } from '../recordApi/ResponseError';
 import {
   completeAccountErrorMessage,
   forgotPasswordErrorMessage,
@@ -9,14 +9,14 @@ import {
   resetPasswordErrorMessage,
 } from './serverErrors';
 
-/** A ResponseError exactly as the record API builds one from a response (status + JSON body). */
-function responseError(status: number, body: Record<string, unknown>): ResponseError {
-  return new ResponseError({ url: 'http://127.0.0.1/api/x', status, data: body });
+/** A ClientResponseError exactly as the SDK builds one from a response (status + JSON body). */
+function responseError(status: number, body: Record<string, unknown>): ClientResponseError {
+  return new ClientResponseError({ url: 'http://127.0.0.1/api/x', status, data: body });
 }
 
-/** As the record API builds one when fetch itself rejects (no response). */
-function networkError(): ResponseError {
-  return new ResponseError(new TypeError('fetch failed'));
+/** As the SDK builds one when fetch itself rejects (no response). */
+function networkError(): ClientResponseError {
+  return new ClientResponseError(new TypeError('fetch failed'));
 }
 
 const field = (message: string, code = 'validation_invalid_value') => ({ code, message });
