@@ -3,6 +3,8 @@
  * a real confab-server on port 0 in this process. Sessions, agents and chats.
  */
 import { chmod, lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, Confab } from './support/confab';
@@ -41,19 +43,48 @@ describe.each(nodesUnderTest)('confab on $name', (node) => {
       expect(result.stderr).toBe('error: Not logged in. Run `confab login` first.\n');
     });
 
-    it('validates the login options before calling the server', async () => {
+    it('refuses a login without a password when nothing can ask for one, and a bad --server', async () => {
       const result = await confab.json(['login', '--server', server.url, '--username', username]);
       expect(result.code).toBe(1);
-      expect(result.value).toEqual({ error: 'Please enter both username and password' });
+      expect(result.value).toEqual({
+        error: 'No password given. Pipe it in with --password-stdin, set CONFAB_PASSWORD, or run `confab login` in a terminal to be asked for it.',
+      });
       const notUrl = await confab.json(['login', '--server', 'localhost:8090', '-u', username, '-p', password]);
       expect(notUrl.code).toBe(1);
       expect(notUrl.value['error']).toMatch(/--server must be the server's http\(s\) address/);
     });
 
-    it('reports the server message for bad credentials', async () => {
+    it('says the password was wrong, and names a server it cannot reach with the reason', async () => {
       const result = await confab.run(['login', '--server', server.url, '-u', username, '-p', 'wrong password']);
       expect(result.code).toBe(1);
-      expect(result.stderr).toBe('error: Failed to authenticate.\n');
+      expect(result.stderr).toBe(`error: Wrong username or password for ${server.url}.\n`);
+      const closed = await closedPort();
+      const unreachable = await confab.run(['login', '--server', closed, '-u', username, '-p', password]);
+      expect(unreachable.code).toBe(1);
+      expect(unreachable.stderr).toBe(`error: Cannot reach ${closed}: connection refused (ECONNREFUSED). Is the server running, and is the address right?\n`);
+    });
+
+    it('asks for the password on a terminal without echoing it', async () => {
+      const own = new Confab(node, await server.tempDir('confab-cli-tty-'));
+      const typed = await own.inTerminal(['login', '--server', server.url, '-u', username], [{ after: `Password for ${username} on ${server.url}: `, type: `${password}\r` }]);
+      expect(typed.code, typed.output).toBe(0);
+      expect(typed.output).toContain(`Logged in as ${username} on ${server.url}`);
+      expect(typed.output).not.toContain(password);
+      expect(JSON.parse(await readFile(join(own.configDir, 'session.json'), 'utf8'))).toMatchObject({ username, server: server.url });
+    });
+
+    it('reads the password from stdin with --password-stdin, and takes the server from CONFAB_URL or the saved session, saying which', async () => {
+      const own = new Confab(node, await server.tempDir('confab-cli-stdin-'));
+      const piped = await own.run(['login', '-u', username, '--password-stdin'], { input: `${password}\n`, env: { CONFAB_URL: server.url } });
+      expect(piped.code, piped.stderr).toBe(0);
+      expect(piped.stderr).toBe(`Server: ${server.url} (from CONFAB_URL; --server chooses another).\n`);
+      expect(piped.stdout).toBe(`Logged in as ${username} on ${server.url}\n`);
+      const again = await own.run(['login', '-u', username], { env: { CONFAB_PASSWORD: password } });
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toBe(`Server: ${server.url} (the server of your saved session; --server chooses another).\n`);
+      const empty = await own.run(['login', '-u', username, '--password-stdin'], { input: '' });
+      expect(empty.code).toBe(1);
+      expect(empty.stderr).toMatch(/--password-stdin read an empty password/);
     });
 
     it('logs in, keeps a private session, answers whoami and logs out, each exiting by itself', async () => {
@@ -264,6 +295,15 @@ describe.each(nodesUnderTest)('confab on $name', (node) => {
     });
   });
 });
+
+/** The address of a local port nothing listens on (just closed). */
+async function closedPort(): Promise<string> {
+  const listener = createServer();
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const { port } = listener.address() as AddressInfo;
+  await new Promise<void>((resolve) => listener.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
 
 /** Whether GET /api/agent/me accepts the key. */
 async function agentKeyWorks(apiKey: string): Promise<boolean> {
