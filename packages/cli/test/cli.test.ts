@@ -185,6 +185,31 @@ describe.each(nodesUnderTest)('confab on $name', (node) => {
       expect(await agentKeyWorks(rotated.value.api_key)).toBe(false);
     });
 
+    it('refuses to create an agent the person already has, saying how to make another or get a new key', async () => {
+      expect((await confab.run(['login', '--server', server.url, '-u', username, '-p', password])).code).toBe(0);
+      const twice = `twice_${node.name}`;
+      const first = await confab.json<{ agent: { username: string } }>(['agents', 'create', `Twice ${node.name}`]);
+      expect(first.code).toBe(0);
+      expect(first.value.agent.username).toBe(twice);
+      const second = await confab.run(['agents', 'create', `Twice ${node.name}`]);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toBe(
+        `error: You already have Twice ${node.name} (@${twice}). To make another agent, give it its own username: confab agents create "Twice ${node.name}" --username ${twice}_2. For a new key for @${twice}: confab agents rotate-key ${twice}.\n`,
+      );
+      const byUsername = await confab.json(['agents', 'create', 'Other Name', '--username', twice]);
+      expect(byUsername.code).toBe(1);
+      expect(String(byUsername.value['error'])).toMatch(new RegExp(`^You already have Twice ${node.name} \\(@${twice}\\)`));
+      const listed = await confab.json<{ agents: { username: string }[] }>(['agents', 'list']);
+      expect(listed.value.agents.map((agent) => agent.username).filter((name) => name.startsWith(twice))).toEqual([twice]);
+    });
+
+    it("shows the server's reasons when it refuses an agent", async () => {
+      // The person's own username is taken, by the person.
+      const taken = await confab.json(['agents', 'create', 'Clash', '--username', username]);
+      expect(taken.code).toBe(1);
+      expect(taken.value).toEqual({ error: 'Failed to create agent. username: The username is invalid or already in use.' });
+    });
+
     it('refuses unknown agents, bad usernames and empty updates with clear messages', async () => {
       for (const args of [
         ['agents', 'update', 'nobody_here', '--description', 'x'],
