@@ -139,8 +139,16 @@ describe.each(nodesUnderTest)('confab on $name', (node) => {
       expect(JSON.parse(await readFile(keyFile, 'utf8'))).toMatchObject({ username: agentName(), apiKey: created.value.api_key, server: server.url });
       expect(await agentKeyWorks(created.value.api_key)).toBe(true);
 
-      const listed = await confab.json<{ agents: { username: string }[] }>(['agents', 'list']);
+      const listed = await confab.json<{ agents: { username: string; agent_type: string }[] }>(['agents', 'list']);
       expect(listed.value.agents.map((agent) => agent.username)).toContain(agentName());
+      expect(listed.value.agents.every((agent) => agent.agent_type === 'developer-agent')).toBe(true);
+      const everything = await confab.json<{ agents: { username: string; agent_type: string }[] }>(['agents', 'list', '--all']);
+      expect(everything.value.agents.map((agent) => agent.username)).toContain(agentName());
+      expect(everything.value.agents.filter((agent) => agent.agent_type === 'confab-agent').map((agent) => agent.username)).toContain('data');
+      const allTable = await confab.run(['agents', 'list', '--all']);
+      expect(allTable.stdout).toMatch(/^USERNAME\s+NAME\s+TYPE\s+STATUS\s+AVAILABILITY\s+DEV ROOM$/m);
+      expect(allTable.stdout).toMatch(new RegExp(`^@${agentName()}\\s+CLI Echo\\s+yours\\s+offline`, 'm'));
+      expect(allTable.stdout).toMatch(/^@data\s+Data\s+hosted\s/m);
       const table = await confab.run(['agents', 'list']);
       expect(table.code).toBe(0);
       expect(table.stdout).toMatch(/^USERNAME\s+NAME\s+STATUS\s+AVAILABILITY\s+DEV ROOM$/m);
