@@ -143,7 +143,7 @@ describe.each(nodesUnderTest)('an agent project on $name', (node) => {
     expect(String(lines.at(-1)?.['error'])).toMatch(/^Invalid API key: the server refused it/);
   });
 
-  it('post: as the agent where it was mentioned; a clear refusal where it was not', async () => {
+  it('post: as the agent where it was mentioned; a clear refusal where it was not, or where developer agents are off', async () => {
     const invoked = await server.chatAllowingAgents(person, 'Invoked');
     await writeFile(join(project, 'agent.mjs'), 'export default async () => {};\n');
     const agentRun = confab.start(['run', '--json'], { cwd: project });
@@ -167,6 +167,10 @@ describe.each(nodesUnderTest)('an agent project on $name', (node) => {
     expect(refused.stderr).toBe(
       'error: This agent may post only where it was mentioned in the last 10 minutes, in its dev room, or in a chat it belongs to.\n',
     );
+    const agentsOff = (await person.pb.collection('chats').create({ name: 'No agents' })).id;
+    const off = await confab.run(['post', '--agent', agent.username, '--chat', agentsOff, 'Hi']);
+    expect(off.code).toBe(1);
+    expect(off.stderr).toBe('error: Developer agents are off in this chat, so this agent may not post here. A chat admin can allow them in Chat Options.\n');
     const badChat = await confab.json(['post', '--agent', agent.username, '--chat', 'general', 'Hi']);
     expect(badChat.value).toEqual({ error: '"general" is not a chat id: 15 lower-case letters and digits (see `confab chats list`).' });
   });
