@@ -394,6 +394,8 @@ describe.each(variants)('agents ($name)', (variant) => {
       expect(await aliceSide.nextOfType('agent_status')).toMatchObject({ chat_id: chat.id, text: 'writing…', agent: { id: agent.id, username: agent.username } });
       agentSide.send({ type: 'stream_start', chat_id: chat.id, stream_id: 'story-1', mention_id: mention.mention_id });
       expect(await aliceSide.nextOfType('stream_started')).toMatchObject({ stream_id: 'story-1', agent: { id: agent.id } });
+      // The status line clears as the reply starts to show, and again when it is stored.
+      expect(await aliceSide.nextOfType('agent_status')).toMatchObject({ chat_id: chat.id, text: '', agent: { id: agent.id } });
       agentSide.send({ type: 'stream_append', stream_id: 'story-1', text: 'Once upon ' });
       agentSide.send({ type: 'stream_append', stream_id: 'story-1', text: 'a time' });
       expect(await aliceSide.nextOfType('stream_delta')).toMatchObject({ offset: 0, text: 'Once upon ' });
