@@ -100,6 +100,9 @@ describe.each(nodesUnderTest)('an agent project on $name', (node) => {
     await mention(chatId, `third @${agent.username}`);
     const failed = await agentRun.waitFor((line) => line['event'] === 'error', 15_000, beforeThrow);
     expect(String(failed['message'])).toMatch(/The mention handler failed .*: boom/);
+    expect(String(failed['stack'])).toMatch(/^Error: boom\n\s+at .*agent\.mjs/);
+    // The person who asked is told, in the chat, instead of waiting for a reply that never comes.
+    expect(await agentMessageContaining(chatId, 'could not answer')).toBe(`@${agent.username} could not answer: Error: boom`);
     const beforeFix = agentRun.lines.length;
     await writeFile(join(project, 'agent.mjs'), 'export default async (mention, reply) => { await reply.send(`Back: ${mention.content}`); };\n');
     await agentRun.waitFor((line) => line['event'] === 'reloaded', 15_000, beforeFix);
@@ -199,6 +202,20 @@ describe.each(nodesUnderTest)('an agent project on $name', (node) => {
   /** A person's message in the chat (the record API), e.g. mentioning the agent. */
   async function mention(chatId: string, content: string): Promise<void> {
     await person.pb.collection('messages').create({ chat: chatId, content });
+  }
+
+  /** The content of the agent's message in the chat that contains `text`, once it arrives. */
+  async function agentMessageContaining(chatId: string, text: string): Promise<string> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const messages = await person.pb
+        .collection('messages')
+        .getFullList<{ content: string }>({ filter: person.pb.filter('chat = {:chat} && author = {:agent}', { chat: chatId, agent: agent.id }) });
+      const found = messages.find((message) => message.content.includes(text));
+      if (found !== undefined) return found.content;
+      if (Date.now() > deadline) throw new Error(`no message of the agent containing "${text}" in ${chatId}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   /** The content of a message the agent posted, read back by the person through the record API. */

@@ -22,7 +22,8 @@ interface RunOptions {
 /**
  * `confab run [handler] --agent <username>`: connects the agent with its key and calls the
  * handler module's default export for every mention; reloads the module when the file changes;
- * a handler that throws is logged and the agent keeps running; Ctrl+C closes and exits 0.
+ * a handler that throws is logged with its stack (the SDK tells the chat it could not answer) and
+ * the agent keeps running; Ctrl+C closes and exits 0.
  */
 export function runCommand(): Command {
   return new Command('run')
@@ -104,7 +105,8 @@ function runUntilStopped(agent: AgentConnection, handler: MentionHandler, log: R
       agent.on('error', ({ error, mention }) => {
         lastError = error.message;
         // A refused key ends the run: the one error handler prints it, once.
-        if (error.code !== agentErrorCodes.invalidApiKey) log.error(error.message, mention);
+        if (error.code === agentErrorCodes.handlerFailed) log.error(error.message, mention, stackOf(error.cause));
+        else if (error.code !== agentErrorCodes.invalidApiKey) log.error(error.message, mention);
       }),
       agent.on('status', ({ status }) => {
         // The SDK reports why (the error event, the ready rejection) just after this event.
@@ -119,4 +121,8 @@ function runUntilStopped(agent: AgentConnection, handler: MentionHandler, log: R
     stop.dispose();
     for (const off of unsubscribe) off();
   });
+}
+
+function stackOf(cause: unknown): string | undefined {
+  return cause instanceof Error && typeof cause.stack === 'string' ? cause.stack : undefined;
 }
