@@ -129,6 +129,26 @@ describe.each(nodesUnderTest)('an agent project on $name', (node) => {
     expect(await agentRun.stop('SIGTERM')).toBe(0);
   });
 
+  it('run reports a handler that does not load once per save, with its line, even when the save comes in two writes', async () => {
+    await writeFile(join(project, 'agent.mjs'), 'export default async (mention, reply) => { await reply.send("pong"); };\n');
+    const agentRun = confab.start(['run', '--json'], { cwd: project });
+    running.push(agentRun);
+    await agentRun.waitFor((line) => line['event'] === 'connected');
+    const before = agentRun.lines.length;
+    // An editor writing the file in two steps, the first half broken in its own way.
+    await writeFile(join(project, 'agent.mjs'), 'export default async (mention, reply) => {\n');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await writeFile(join(project, 'agent.mjs'), 'export default async (mention, reply) => {\n  await reply.send("pong" ;\n};\n');
+    const failed = await agentRun.waitFor((line) => line['event'] === 'error', 15_000, before);
+    expect(failed['message']).toBe('Could not load agent.mjs (line 2): SyntaxError: missing ) after argument list (still running the previous version)');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(agentRun.lines.slice(before).filter((line) => line['event'] === 'error')).toHaveLength(1);
+    const fixed = agentRun.lines.length;
+    await writeFile(join(project, 'agent.mjs'), 'export default async (mention, reply) => { await reply.send("pong"); };\n');
+    await agentRun.waitFor((line) => line['event'] === 'reloaded', 15_000, fixed);
+    expect(await agentRun.stop('SIGINT')).toBe(0);
+  });
+
   it('run refuses a missing handler, an unknown agent and a wrong key clearly', async () => {
     const missing = await confab.json(['run', 'nope.mjs', '--agent', agent.username], { cwd: project });
     expect(missing.code).toBe(1);

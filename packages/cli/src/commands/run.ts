@@ -11,6 +11,9 @@ import { RunLog } from '../run/runLog';
 import { onStopSignal, exitWhenDrained } from '../stop';
 import { CliError, errorMessage, runAction } from '../output';
 
+/** How long a handler file that failed to load must stay unchanged before the failure is shown. */
+const failureQuietMs = 400;
+
 interface RunOptions {
   agent?: string;
   key?: string;
@@ -54,17 +57,45 @@ export function runCommand(): Command {
           WebSocket: webSocketConstructor() as unknown as AgentWebSocketConstructor,
           logger: { error: () => {} }, // every failure also arrives as an 'error' event, logged in runUntilStopped
         });
-        const stopWatching = options.watch
-          ? watchHandler(file, () => {
-              importHandler(file).then(
-                (reloaded) => {
-                  handler = reloaded;
-                  log.reloaded(shown);
-                },
-                (error: unknown) => log.error(`${errorMessage(error)} (still running the previous version)`),
-              );
-            })
+        // A file that fails to load is reported once the editor is done with it: a save written in
+        // several steps would otherwise show the error of every half-written version.
+        let failure: ReturnType<typeof setTimeout> | null = null;
+        // Loads can overlap (a failed one looks for its line); only the latest one's outcome counts.
+        let latestLoad = 0;
+        const forgetFailure = () => {
+          if (failure !== null) clearTimeout(failure);
+          failure = null;
+        };
+        const stopWatchingFile = options.watch
+          ? watchHandler(
+              file,
+              () => {
+                const load = ++latestLoad;
+                importHandler(file).then(
+                  (reloaded) => {
+                    if (load !== latestLoad) return;
+                    forgetFailure();
+                    handler = reloaded;
+                    log.reloaded(shown);
+                  },
+                  (error: unknown) => {
+                    if (load !== latestLoad) return;
+                    forgetFailure();
+                    failure = setTimeout(() => {
+                      failure = null;
+                      log.error(`${errorMessage(error)} (still running the previous version)`);
+                    }, failureQuietMs);
+                  },
+                );
+              },
+              forgetFailure,
+            )
           : () => {};
+        const stopWatching = () => {
+          latestLoad += 1; // a load still under way has nothing left to report
+          forgetFailure();
+          stopWatchingFile();
+        };
         // The module in use when the mention arrives: a reload between two mentions takes effect at once.
         const current: MentionHandler = (mention, reply) => handler(mention, reply);
         try {
