@@ -41,7 +41,6 @@ async function readAllStdin(): Promise<string> {
  */
 function promptHidden(prompt: string): Promise<string> {
   const input = process.stdin;
-  process.stderr.write(prompt);
   return new Promise<string>((resolve, reject) => {
     let typed = '';
     const finish = (outcome: () => void) => {
@@ -65,9 +64,11 @@ function promptHidden(prompt: string): Promise<string> {
         else if (character >= ' ') typed += character;
       }
     };
+    // Echo off before the prompt shows: what is typed the moment it appears must not be echoed.
     input.setRawMode(true);
     input.setEncoding('utf8');
     input.on('data', onData);
     input.resume();
+    process.stderr.write(prompt);
   });
 }
