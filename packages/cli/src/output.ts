@@ -13,9 +13,16 @@ export function note(text: string): void {
   process.stderr.write(`${text}\n`);
 }
 
-/** The message a person should read for any failure: ours, the server's, or a network error's. */
+/**
+ * The message a person should read for any failure: ours, the server's, or a network error's.
+ * A server refusal's field errors are its reasons ("Failed to create agent." alone says nothing
+ * about what to change), so they follow its message: `… username: The username is … in use.`
+ */
 export function errorMessage(error: unknown): string {
-  return error instanceof CliError ? error.message : toConfabError(error).message;
+  if (error instanceof CliError) return error.message;
+  const failure = toConfabError(error);
+  const reasons = Object.entries(failure.fieldErrors).map(([field, { message }]) => `${field}: ${message.trim()}`);
+  return reasons.length === 0 ? failure.message : `${failure.message} ${reasons.join('; ')}`;
 }
 
 /** Prints a clear message (never a stack trace) and exits 1. */

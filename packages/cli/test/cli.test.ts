@@ -3,6 +3,8 @@
  * a real confab-server on port 0 in this process. Sessions, agents and chats.
  */
 import { chmod, lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, Confab } from './support/confab';
@@ -41,19 +43,48 @@ describe.each(nodesUnderTest)('confab on $name', (node) => {
       expect(result.stderr).toBe('error: Not logged in. Run `confab login` first.\n');
     });
 
-    it('validates the login options before calling the server', async () => {
+    it('refuses a login without a password when nothing can ask for one, and a bad --server', async () => {
       const result = await confab.json(['login', '--server', server.url, '--username', username]);
       expect(result.code).toBe(1);
-      expect(result.value).toEqual({ error: 'Please enter both username and password' });
+      expect(result.value).toEqual({
+        error: 'No password given. Pipe it in with --password-stdin, set CONFAB_PASSWORD, or run `confab login` in a terminal to be asked for it.',
+      });
       const notUrl = await confab.json(['login', '--server', 'localhost:8090', '-u', username, '-p', password]);
       expect(notUrl.code).toBe(1);
       expect(notUrl.value['error']).toMatch(/--server must be the server's http\(s\) address/);
     });
 
-    it('reports the server message for bad credentials', async () => {
+    it('says the password was wrong, and names a server it cannot reach with the reason', async () => {
       const result = await confab.run(['login', '--server', server.url, '-u', username, '-p', 'wrong password']);
       expect(result.code).toBe(1);
-      expect(result.stderr).toBe('error: Failed to authenticate.\n');
+      expect(result.stderr).toBe(`error: Wrong username or password for ${server.url}.\n`);
+      const closed = await closedPort();
+      const unreachable = await confab.run(['login', '--server', closed, '-u', username, '-p', password]);
+      expect(unreachable.code).toBe(1);
+      expect(unreachable.stderr).toBe(`error: Cannot reach ${closed}: connection refused (ECONNREFUSED). Is the server running, and is the address right?\n`);
+    });
+
+    it('asks for the password on a terminal without echoing it', async () => {
+      const own = new Confab(node, await server.tempDir('confab-cli-tty-'));
+      const typed = await own.inTerminal(['login', '--server', server.url, '-u', username], [{ after: `Password for ${username} on ${server.url}: `, type: `${password}\r` }]);
+      expect(typed.code, typed.output).toBe(0);
+      expect(typed.output).toContain(`Logged in as ${username} on ${server.url}`);
+      expect(typed.output).not.toContain(password);
+      expect(JSON.parse(await readFile(join(own.configDir, 'session.json'), 'utf8'))).toMatchObject({ username, server: server.url });
+    });
+
+    it('reads the password from stdin with --password-stdin, and takes the server from CONFAB_URL or the saved session, saying which', async () => {
+      const own = new Confab(node, await server.tempDir('confab-cli-stdin-'));
+      const piped = await own.run(['login', '-u', username, '--password-stdin'], { input: `${password}\n`, env: { CONFAB_URL: server.url } });
+      expect(piped.code, piped.stderr).toBe(0);
+      expect(piped.stderr).toBe(`Server: ${server.url} (from CONFAB_URL; --server chooses another).\n`);
+      expect(piped.stdout).toBe(`Logged in as ${username} on ${server.url}\n`);
+      const again = await own.run(['login', '-u', username], { env: { CONFAB_PASSWORD: password } });
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toBe(`Server: ${server.url} (the server of your saved session; --server chooses another).\n`);
+      const empty = await own.run(['login', '-u', username, '--password-stdin'], { input: '' });
+      expect(empty.code).toBe(1);
+      expect(empty.stderr).toMatch(/--password-stdin read an empty password/);
     });
 
     it('logs in, keeps a private session, answers whoami and logs out, each exiting by itself', async () => {
@@ -108,8 +139,16 @@ describe.each(nodesUnderTest)('confab on $name', (node) => {
       expect(JSON.parse(await readFile(keyFile, 'utf8'))).toMatchObject({ username: agentName(), apiKey: created.value.api_key, server: server.url });
       expect(await agentKeyWorks(created.value.api_key)).toBe(true);
 
-      const listed = await confab.json<{ agents: { username: string }[] }>(['agents', 'list']);
+      const listed = await confab.json<{ agents: { username: string; agent_type: string }[] }>(['agents', 'list']);
       expect(listed.value.agents.map((agent) => agent.username)).toContain(agentName());
+      expect(listed.value.agents.every((agent) => agent.agent_type === 'developer-agent')).toBe(true);
+      const everything = await confab.json<{ agents: { username: string; agent_type: string }[] }>(['agents', 'list', '--all']);
+      expect(everything.value.agents.map((agent) => agent.username)).toContain(agentName());
+      expect(everything.value.agents.filter((agent) => agent.agent_type === 'confab-agent').map((agent) => agent.username)).toContain('data');
+      const allTable = await confab.run(['agents', 'list', '--all']);
+      expect(allTable.stdout).toMatch(/^USERNAME\s+NAME\s+TYPE\s+STATUS\s+AVAILABILITY\s+DEV ROOM$/m);
+      expect(allTable.stdout).toMatch(new RegExp(`^@${agentName()}\\s+CLI Echo\\s+yours\\s+offline`, 'm'));
+      expect(allTable.stdout).toMatch(/^@data\s+Data\s+hosted\s/m);
       const table = await confab.run(['agents', 'list']);
       expect(table.code).toBe(0);
       expect(table.stdout).toMatch(/^USERNAME\s+NAME\s+STATUS\s+AVAILABILITY\s+DEV ROOM$/m);
@@ -152,6 +191,31 @@ describe.each(nodesUnderTest)('confab on $name', (node) => {
       expect((await confab.json<{ agents: { username: string }[] }>(['agents', 'list'])).value.agents.map((agent) => agent.username)).not.toContain(agentName());
       await expect(stat(keyFile)).rejects.toThrow(/ENOENT/);
       expect(await agentKeyWorks(rotated.value.api_key)).toBe(false);
+    });
+
+    it('refuses to create an agent the person already has, saying how to make another or get a new key', async () => {
+      expect((await confab.run(['login', '--server', server.url, '-u', username, '-p', password])).code).toBe(0);
+      const twice = `twice_${node.name}`;
+      const first = await confab.json<{ agent: { username: string } }>(['agents', 'create', `Twice ${node.name}`]);
+      expect(first.code).toBe(0);
+      expect(first.value.agent.username).toBe(twice);
+      const second = await confab.run(['agents', 'create', `Twice ${node.name}`]);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toBe(
+        `error: You already have Twice ${node.name} (@${twice}). To make another agent, give it its own username: confab agents create "Twice ${node.name}" --username ${twice}_2. For a new key for @${twice}: confab agents rotate-key ${twice}.\n`,
+      );
+      const byUsername = await confab.json(['agents', 'create', 'Other Name', '--username', twice]);
+      expect(byUsername.code).toBe(1);
+      expect(String(byUsername.value['error'])).toMatch(new RegExp(`^You already have Twice ${node.name} \\(@${twice}\\)`));
+      const listed = await confab.json<{ agents: { username: string }[] }>(['agents', 'list']);
+      expect(listed.value.agents.map((agent) => agent.username).filter((name) => name.startsWith(twice))).toEqual([twice]);
+    });
+
+    it("shows the server's reasons when it refuses an agent", async () => {
+      // The person's own username is taken, by the person.
+      const taken = await confab.json(['agents', 'create', 'Clash', '--username', username]);
+      expect(taken.code).toBe(1);
+      expect(taken.value).toEqual({ error: 'Failed to create agent. username: The username is invalid or already in use.' });
     });
 
     it('refuses unknown agents, bad usernames and empty updates with clear messages', async () => {
@@ -264,6 +328,15 @@ describe.each(nodesUnderTest)('confab on $name', (node) => {
     });
   });
 });
+
+/** The address of a local port nothing listens on (just closed). */
+async function closedPort(): Promise<string> {
+  const listener = createServer();
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const { port } = listener.address() as AddressInfo;
+  await new Promise<void>((resolve) => listener.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
 
 /** Whether GET /api/agent/me accepts the key. */
 async function agentKeyWorks(apiKey: string): Promise<boolean> {

@@ -100,6 +100,9 @@ describe.each(nodesUnderTest)('an agent project on $name', (node) => {
     await mention(chatId, `third @${agent.username}`);
     const failed = await agentRun.waitFor((line) => line['event'] === 'error', 15_000, beforeThrow);
     expect(String(failed['message'])).toMatch(/The mention handler failed .*: boom/);
+    expect(String(failed['stack'])).toMatch(/^Error: boom\n\s+at .*agent\.mjs/);
+    // The person who asked is told, in the chat, instead of waiting for a reply that never comes.
+    expect(await agentMessageContaining(chatId, 'could not answer')).toBe(`@${agent.username} could not answer: Error: boom`);
     const beforeFix = agentRun.lines.length;
     await writeFile(join(project, 'agent.mjs'), 'export default async (mention, reply) => { await reply.send(`Back: ${mention.content}`); };\n');
     await agentRun.waitFor((line) => line['event'] === 'reloaded', 15_000, beforeFix);
@@ -126,6 +129,26 @@ describe.each(nodesUnderTest)('an agent project on $name', (node) => {
     expect(await agentRun.stop('SIGTERM')).toBe(0);
   });
 
+  it('run reports a handler that does not load once per save, with its line, even when the save comes in two writes', async () => {
+    await writeFile(join(project, 'agent.mjs'), 'export default async (mention, reply) => { await reply.send("pong"); };\n');
+    const agentRun = confab.start(['run', '--json'], { cwd: project });
+    running.push(agentRun);
+    await agentRun.waitFor((line) => line['event'] === 'connected');
+    const before = agentRun.lines.length;
+    // An editor writing the file in two steps, the first half broken in its own way.
+    await writeFile(join(project, 'agent.mjs'), 'export default async (mention, reply) => {\n');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await writeFile(join(project, 'agent.mjs'), 'export default async (mention, reply) => {\n  await reply.send("pong" ;\n};\n');
+    const failed = await agentRun.waitFor((line) => line['event'] === 'error', 15_000, before);
+    expect(failed['message']).toBe('Could not load agent.mjs (line 2): SyntaxError: missing ) after argument list (still running the previous version)');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(agentRun.lines.slice(before).filter((line) => line['event'] === 'error')).toHaveLength(1);
+    const fixed = agentRun.lines.length;
+    await writeFile(join(project, 'agent.mjs'), 'export default async (mention, reply) => { await reply.send("pong"); };\n');
+    await agentRun.waitFor((line) => line['event'] === 'reloaded', 15_000, fixed);
+    expect(await agentRun.stop('SIGINT')).toBe(0);
+  });
+
   it('run refuses a missing handler, an unknown agent and a wrong key clearly', async () => {
     const missing = await confab.json(['run', 'nope.mjs', '--agent', agent.username], { cwd: project });
     expect(missing.code).toBe(1);
@@ -143,7 +166,7 @@ describe.each(nodesUnderTest)('an agent project on $name', (node) => {
     expect(String(lines.at(-1)?.['error'])).toMatch(/^Invalid API key: the server refused it/);
   });
 
-  it('post: as the agent where it was mentioned; a clear refusal where it was not', async () => {
+  it('post: as the agent where it was mentioned; a clear refusal where it was not, or where developer agents are off', async () => {
     const invoked = await server.chatAllowingAgents(person, 'Invoked');
     await writeFile(join(project, 'agent.mjs'), 'export default async () => {};\n');
     const agentRun = confab.start(['run', '--json'], { cwd: project });
@@ -167,6 +190,10 @@ describe.each(nodesUnderTest)('an agent project on $name', (node) => {
     expect(refused.stderr).toBe(
       'error: This agent may post only where it was mentioned in the last 10 minutes, in its dev room, or in a chat it belongs to.\n',
     );
+    const agentsOff = (await person.pb.collection('chats').create({ name: 'No agents' })).id;
+    const off = await confab.run(['post', '--agent', agent.username, '--chat', agentsOff, 'Hi']);
+    expect(off.code).toBe(1);
+    expect(off.stderr).toBe('error: Developer agents are off in this chat, so this agent may not post here. A chat admin can allow them in Chat Options.\n');
     const badChat = await confab.json(['post', '--agent', agent.username, '--chat', 'general', 'Hi']);
     expect(badChat.value).toEqual({ error: '"general" is not a chat id: 15 lower-case letters and digits (see `confab chats list`).' });
   });
@@ -195,6 +222,20 @@ describe.each(nodesUnderTest)('an agent project on $name', (node) => {
   /** A person's message in the chat (the record API), e.g. mentioning the agent. */
   async function mention(chatId: string, content: string): Promise<void> {
     await person.pb.collection('messages').create({ chat: chatId, content });
+  }
+
+  /** The content of the agent's message in the chat that contains `text`, once it arrives. */
+  async function agentMessageContaining(chatId: string, text: string): Promise<string> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const messages = await person.pb
+        .collection('messages')
+        .getFullList<{ content: string }>({ filter: person.pb.filter('chat = {:chat} && author = {:agent}', { chat: chatId, agent: agent.id }) });
+      const found = messages.find((message) => message.content.includes(text));
+      if (found !== undefined) return found.content;
+      if (Date.now() > deadline) throw new Error(`no message of the agent containing "${text}" in ${chatId}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   /** The content of a message the agent posted, read back by the person through the record API. */

@@ -293,6 +293,28 @@ describe.each(variants)('agents ($name)', (variant) => {
       await socket.close();
     });
 
+    it("names the chat rule that refuses an agent's post in its owner's chat, and only there", async () => {
+      const { api_key } = await createAgent(testServer.url, dev, { name: 'Ruled Out' });
+      const { agent: roomOnly, api_key: roomOnlyKey } = await createAgent(testServer.url, dev, { name: 'Ruled Room', site_wide_available: false });
+      const post = (apiKey: string, chatId: string) =>
+        rawRequest(testServer.url, 'POST', '/api/agent/messages', { token: `Bearer ${apiKey}`, body: { chat_id: chatId, content: 'unasked' } });
+      const ownChat = await createChat(dev, { name: 'Agents off' });
+      const off = await post(api_key, ownChat.id);
+      expect(off.status).toBe(403);
+      expect(off.body).toMatchObject({ message: 'Developer agents are off in this chat, so this agent may not post here. A chat admin can allow them in Chat Options.' });
+      await allowDeveloperAgents(dev, ownChat.id);
+      const notSiteWide = await post(roomOnlyKey, ownChat.id);
+      expect(notSiteWide.status).toBe(403);
+      expect(notSiteWide.body).toMatchObject({ message: `@${roomOnly.username} is only available in its dev room, so it may not post here. Its owner can make it available site-wide.` });
+      const notMentioned = await post(api_key, ownChat.id);
+      expect(notMentioned.body).toMatchObject({ message: 'This agent may post only where it was mentioned in the last 10 minutes, in its dev room, or in a chat it belongs to.' });
+      // A chat its owner is not in: the key learns nothing about it, not even its rules.
+      const { chat: alicesOff } = await aliceChat('Not yours', false);
+      const elsewhere = await post(api_key, alicesOff.id);
+      expect(elsewhere.status).toBe(403);
+      expect(elsewhere.body).toMatchObject({ message: 'This agent may post only where it was mentioned in the last 10 minutes, in its dev room, or in a chat it belongs to.' });
+    });
+
     it('queues a mention for an offline agent, tells the sender, and delivers it once on connect', async () => {
       const { agent, api_key } = await createAgent(testServer.url, dev, { name: 'Sleeper' });
       const { chat } = await aliceChat('Queue');
@@ -372,6 +394,8 @@ describe.each(variants)('agents ($name)', (variant) => {
       expect(await aliceSide.nextOfType('agent_status')).toMatchObject({ chat_id: chat.id, text: 'writing…', agent: { id: agent.id, username: agent.username } });
       agentSide.send({ type: 'stream_start', chat_id: chat.id, stream_id: 'story-1', mention_id: mention.mention_id });
       expect(await aliceSide.nextOfType('stream_started')).toMatchObject({ stream_id: 'story-1', agent: { id: agent.id } });
+      // The status line clears as the reply starts to show, and again when it is stored.
+      expect(await aliceSide.nextOfType('agent_status')).toMatchObject({ chat_id: chat.id, text: '', agent: { id: agent.id } });
       agentSide.send({ type: 'stream_append', stream_id: 'story-1', text: 'Once upon ' });
       agentSide.send({ type: 'stream_append', stream_id: 'story-1', text: 'a time' });
       expect(await aliceSide.nextOfType('stream_delta')).toMatchObject({ offset: 0, text: 'Once upon ' });

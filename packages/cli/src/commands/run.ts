@@ -11,6 +11,9 @@ import { RunLog } from '../run/runLog';
 import { onStopSignal, exitWhenDrained } from '../stop';
 import { CliError, errorMessage, runAction } from '../output';
 
+/** How long a handler file that failed to load must stay unchanged before the failure is shown. */
+const failureQuietMs = 400;
+
 interface RunOptions {
   agent?: string;
   key?: string;
@@ -22,7 +25,8 @@ interface RunOptions {
 /**
  * `confab run [handler] --agent <username>`: connects the agent with its key and calls the
  * handler module's default export for every mention; reloads the module when the file changes;
- * a handler that throws is logged and the agent keeps running; Ctrl+C closes and exits 0.
+ * a handler that throws is logged with its stack (the SDK tells the chat it could not answer) and
+ * the agent keeps running; Ctrl+C closes and exits 0.
  */
 export function runCommand(): Command {
   return new Command('run')
@@ -53,17 +57,45 @@ export function runCommand(): Command {
           WebSocket: webSocketConstructor() as unknown as AgentWebSocketConstructor,
           logger: { error: () => {} }, // every failure also arrives as an 'error' event, logged in runUntilStopped
         });
-        const stopWatching = options.watch
-          ? watchHandler(file, () => {
-              importHandler(file).then(
-                (reloaded) => {
-                  handler = reloaded;
-                  log.reloaded(shown);
-                },
-                (error: unknown) => log.error(`${errorMessage(error)} (still running the previous version)`),
-              );
-            })
+        // A file that fails to load is reported once the editor is done with it: a save written in
+        // several steps would otherwise show the error of every half-written version.
+        let failure: ReturnType<typeof setTimeout> | null = null;
+        // Loads can overlap (a failed one looks for its line); only the latest one's outcome counts.
+        let latestLoad = 0;
+        const forgetFailure = () => {
+          if (failure !== null) clearTimeout(failure);
+          failure = null;
+        };
+        const stopWatchingFile = options.watch
+          ? watchHandler(
+              file,
+              () => {
+                const load = ++latestLoad;
+                importHandler(file).then(
+                  (reloaded) => {
+                    if (load !== latestLoad) return;
+                    forgetFailure();
+                    handler = reloaded;
+                    log.reloaded(shown);
+                  },
+                  (error: unknown) => {
+                    if (load !== latestLoad) return;
+                    forgetFailure();
+                    failure = setTimeout(() => {
+                      failure = null;
+                      log.error(`${errorMessage(error)} (still running the previous version)`);
+                    }, failureQuietMs);
+                  },
+                );
+              },
+              forgetFailure,
+            )
           : () => {};
+        const stopWatching = () => {
+          latestLoad += 1; // a load still under way has nothing left to report
+          forgetFailure();
+          stopWatchingFile();
+        };
         // The module in use when the mention arrives: a reload between two mentions takes effect at once.
         const current: MentionHandler = (mention, reply) => handler(mention, reply);
         try {
@@ -104,7 +136,8 @@ function runUntilStopped(agent: AgentConnection, handler: MentionHandler, log: R
       agent.on('error', ({ error, mention }) => {
         lastError = error.message;
         // A refused key ends the run: the one error handler prints it, once.
-        if (error.code !== agentErrorCodes.invalidApiKey) log.error(error.message, mention);
+        if (error.code === agentErrorCodes.handlerFailed) log.error(error.message, mention, stackOf(error.cause));
+        else if (error.code !== agentErrorCodes.invalidApiKey) log.error(error.message, mention);
       }),
       agent.on('status', ({ status }) => {
         // The SDK reports why (the error event, the ready rejection) just after this event.
@@ -119,4 +152,8 @@ function runUntilStopped(agent: AgentConnection, handler: MentionHandler, log: R
     stop.dispose();
     for (const off of unsubscribe) off();
   });
+}
+
+function stackOf(cause: unknown): string | undefined {
+  return cause instanceof Error && typeof cause.stack === 'string' ? cause.stack : undefined;
 }

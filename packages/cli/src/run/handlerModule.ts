@@ -3,6 +3,7 @@
  * file changes. ESM caches modules by URL, so each load adds a fresh `?v=N` query; modules the
  * handler imports itself stay cached (restart to pick up their changes).
  */
+import { execFile } from 'node:child_process';
 import { watch } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
@@ -23,7 +24,9 @@ export async function importHandler(file: string): Promise<MentionHandler> {
   try {
     module = (await import(url.href)) as { default?: unknown };
   } catch (error) {
-    throw new Error(`Could not load ${basename(file)}: ${error instanceof Error ? error.message : String(error)}`);
+    const line = error instanceof SyntaxError ? await syntaxErrorLine(file) : null;
+    const where = line === null ? basename(file) : `${basename(file)} (line ${line})`;
+    throw new Error(`Could not load ${where}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
   }
   if (typeof module.default !== 'function') {
     throw new Error(`${basename(file)} must export its handler as default: export default async (mention, reply) => { … }`);
@@ -32,11 +35,26 @@ export async function importHandler(file: string): Promise<MentionHandler> {
 }
 
 /**
- * Calls `changed` after the file's content changes. Watches the directory rather than the file:
+ * The line of a syntax error: an ES module's SyntaxError carries no position, but `node --check`
+ * prints `<file>:<line>` first. Null when it cannot say.
+ */
+function syntaxErrorLine(file: string): Promise<number | null> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--check', file], { timeout: 5_000 }, (_error, _stdout, stderr) => {
+      const first = String(stderr).split('\n')[0] ?? '';
+      const match = /:(\d+)$/.exec(first);
+      resolve(match?.[1] === undefined ? null : Number(match[1]));
+    });
+  });
+}
+
+/**
+ * Calls `changed` after the file's content changes, and `stirred` at every write to it (before
+ * things are quiet again). Watches the directory rather than the file:
  * editors that save by writing a new file and renaming it would end a watch on the old file.
  * Returns the function that stops watching.
  */
-export function watchHandler(file: string, changed: () => void): () => void {
+export function watchHandler(file: string, changed: () => void, stirred: () => void = () => {}): () => void {
   const name = basename(file);
   let timer: ReturnType<typeof setTimeout> | null = null;
   let lastContent: string | null = null;
@@ -46,6 +64,7 @@ export function watchHandler(file: string, changed: () => void): () => void {
   );
   const watcher = watch(dirname(file), (_event, changedName) => {
     if (changedName !== null && changedName.toString() !== name) return;
+    stirred();
     if (timer !== null) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = null;

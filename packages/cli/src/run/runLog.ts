@@ -54,9 +54,13 @@ export class RunLog {
     this.write({ event: 'reloaded', handler }, `↻ reloaded ${handler}`);
   }
 
-  error(message: string, mention?: Mention): void {
-    if (this.json) this.write({ event: 'error', message, ...(mention === undefined ? {} : { mention_id: mention.mention_id }) }, '');
-    else process.stderr.write(`error: ${message}\n`);
+  /** `stack`: a failed handler's, so the developer sees where in their code it broke. */
+  error(message: string, mention?: Mention, stack?: string): void {
+    if (this.json) {
+      this.write({ event: 'error', message, ...(mention === undefined ? {} : { mention_id: mention.mention_id }), ...(stack === undefined ? {} : { stack }) }, '');
+    } else {
+      process.stderr.write(`error: ${message}\n${stack === undefined ? '' : `${stack}\n`}`);
+    }
   }
 
   stopped(signal: string): void {

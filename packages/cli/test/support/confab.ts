@@ -81,6 +81,39 @@ export class Confab {
     return { code: result.code, value, stderr: result.stderr };
   }
 
+  /**
+   * Runs `confab …args` on a pseudo-terminal (util-linux `script`), as a person at a terminal
+   * does: each `type` is sent once the output shows its `after`. `output` is everything the
+   * terminal displayed, echo included, so a prompt that echoes shows up in it.
+   */
+  async inTerminal(args: string[], steps: { after: string; type: string }[], exitWithinMs = 20_000): Promise<{ code: number | null; output: string }> {
+    const command = [this.node.path, cliEntry, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: childEnvironment({ CONFAB_CONFIG_DIR: this.configDir }),
+      stdio: 'pipe',
+    });
+    let output = '';
+    let step = 0;
+    const advance = () => {
+      while (step < steps.length && output.includes(steps[step]?.after ?? '')) {
+        child.stdin.write(steps[step]?.type ?? '');
+        step += 1;
+      }
+    };
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      advance();
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    const timer = setTimeout(() => child.kill('SIGKILL'), exitWithinMs);
+    const code = await exited(child);
+    clearTimeout(timer);
+    child.stdin.destroy();
+    if (step < steps.length) throw new Error(`\`confab ${args.join(' ')}\` on a terminal ended (${code}) before showing ${JSON.stringify(steps[step]?.after)}.\noutput: ${output}`);
+    return { code, output };
+  }
+
   /** Starts a command that runs until stopped (`run`, `tail`), reading its NDJSON lines. */
   start(args: string[], options: CliOptions = {}): LongRunning {
     const child = this.spawn(args, options);

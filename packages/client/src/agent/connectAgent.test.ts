@@ -160,8 +160,16 @@ describe('connectAgent', () => {
     const thrown = server.mention({ content: 'throw' });
     server.mention({ content: 'reject' });
     server.mention({ content: 'ok' });
-    await waitUntil(() => server.messages.length === 1, 'the third reply');
+    await waitUntil(() => server.messages.length === 3, 'two notices and the third reply');
     await waitUntil(() => logger.error.mock.calls.length === 2, 'two logged errors');
+    // Each failed mention is answered with a notice, so nobody waits for a reply that never comes.
+    expect(server.messages.map((message) => message.content).sort()).toEqual(
+      ['@echo could not answer: Error: boom', '@echo could not answer: Error: later boom', 'still here'].sort(),
+    );
+    // The notices are the SDK's, not replies of the handler.
+    await waitUntil(() => events.replies.length === 1, 'the reply event');
+    await settle();
+    expect(events.replies.map(({ message }) => message.content)).toEqual(['still here']);
     expect(handled).toEqual(['throw', 'reject', 'ok']);
     expect(logger.error.mock.calls[0]?.[0]).toContain(`The mention handler failed (mention ${thrown.mention_id} in chat ${thrown.chat_id}): boom`);
     expect(logger.error.mock.calls[0]?.[1]).toEqual(new Error('boom'));
@@ -171,6 +179,28 @@ describe('connectAgent', () => {
     ]);
     expect(framesOf('mention_ack')).toHaveLength(3);
     expect(agent.status).toBe('connected');
+  });
+
+  it('ends an open stream with the notice when its handler fails, and clears a status left up', async () => {
+    const { agent } = start();
+    agent.onMention(async (mention, reply) => {
+      reply.status('thinking…');
+      if (mention.content === 'after a reply') {
+        await reply.send('answered');
+        throw new TypeError('x is not a function');
+      }
+      reply.stream().write('Half an ans');
+      throw new TypeError('x is not a function');
+    });
+    await agent.ready;
+    const streamed = server.mention({ content: 'mid-stream' });
+    await waitUntil(() => server.messages.length === 1, 'the ended stream');
+    expect(server.messages[0]).toMatchObject({ chat_id: streamed.chat_id, content: 'Half an ans\n\n@echo could not answer: TypeError: x is not a function' });
+    expect(framesOf('stream_end')).toHaveLength(1);
+    server.mention({ content: 'after a reply' });
+    await waitUntil(() => framesOf('agent_status').at(-1)?.text === '', 'the status cleared');
+    // A reply was stored already: no notice in the chat, the status line is cleared.
+    expect(server.messages.map((message) => message.content)).toEqual(['Half an ans\n\n@echo could not answer: TypeError: x is not a function', 'answered']);
   });
 
   it('runs handlers for different mentions concurrently', async () => {

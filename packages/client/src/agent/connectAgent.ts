@@ -5,7 +5,7 @@ import { AgentError, agentErrorCodes } from './errors';
 import { LiveChannel } from './liveChannel';
 import { resolveAgentOptions } from './options';
 import type { ResolvedAgentOptions } from './options';
-import { createReply } from './reply';
+import { trackedReply } from './reply';
 import type { AgentConnection, AgentConnectionStatus, AgentEventMap, AgentEventType, ConnectAgentOptions, MentionHandler } from './types';
 
 /** How many handled mention ids are remembered to drop the server's re-sends. */
@@ -43,6 +43,8 @@ class Agent implements AgentConnection {
   private waiting: Mention[] = [];
   /** Handled mention ids, oldest first (a Set keeps insertion order). */
   private readonly seen = new Set<string>();
+  /** Who this agent is, once authenticated: the chat notice of a failed handler names it. */
+  private identity: AgentIdentity | null = null;
 
   constructor(private readonly options: ResolvedAgentOptions) {
     this.ready = new Promise<AgentIdentity>((resolve, reject) => {
@@ -53,6 +55,7 @@ class Agent implements AgentConnection {
     this.socket = new AgentSocket(options, {
       frame: (frame) => this.receive(frame),
       authenticated: (identity) => {
+        this.identity = identity;
         this.resolveReady(identity);
         this.channel.reconnected();
         this.events.emit('connected', { identity });
@@ -124,7 +127,7 @@ class Agent implements AgentConnection {
   private run(mention: Mention, handler: MentionHandler): void {
     this.remember(mention.mention_id);
     this.events.emit('mention', { mention });
-    const reply = createReply(mention, this.channel, (message, streamed) => this.events.emit('reply', { mention, message, streamed }));
+    const { reply, endWithNotice } = trackedReply(mention, this.channel, (message, streamed) => this.events.emit('reply', { mention, message, streamed }));
     let running: Promise<void>;
     try {
       running = Promise.resolve(handler(mention, reply));
@@ -135,6 +138,10 @@ class Agent implements AgentConnection {
     running.catch((error: unknown) => {
       const message = `The mention handler failed (mention ${mention.mention_id} in chat ${mention.chat_id}): ${describe(error)}`;
       this.report(new AgentError(agentErrorCodes.handlerFailed, message, { cause: error }), mention);
+      // The person who asked sees that it failed, rather than a reply that never comes; the
+      // details (the stack) stay in the agent's own log above.
+      const who = this.identity === null ? 'The agent' : `@${this.identity.username}`;
+      void endWithNotice(`${who} could not answer: ${shortError(error)}`);
     });
   }
 
@@ -178,6 +185,13 @@ function isMention(value: unknown): value is Mention {
     mention['chat_id'] !== '' &&
     typeof mention['content'] === 'string'
   );
+}
+
+/** `TypeError: x is not a function`: the error's name and the first line of its message, kept short. */
+function shortError(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
 function describe(error: unknown): string {

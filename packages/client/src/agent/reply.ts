@@ -26,35 +26,83 @@ export type OnReplyStored = (message: WireMessage, streamed: boolean) => void;
 
 /** The Reply a handler receives for one mention. */
 export function createReply(mention: Mention, channel: ReplyChannel, onStored: OnReplyStored = () => {}): Reply {
+  return trackedReply(mention, channel, onStored).reply;
+}
+
+/**
+ * A Reply, and what the SDK does when its handler fails: `endWithNotice(text)` ends the reply so
+ * the person who asked is not left waiting on a status line or a half-written stream. An open
+ * stream gets the notice appended and is ended; a mention with no reply stored gets the notice
+ * as its reply; a status line left up is cleared. Never rejects.
+ */
+export function trackedReply(
+  mention: Mention,
+  channel: ReplyChannel,
+  onStored: OnReplyStored = () => {},
+): { reply: Reply; endWithNotice(text: string): Promise<void> } {
   const chatId = mention.chat_id;
   const mentionId = mention.mention_id;
-  return {
+  const open = new Set<ReplyStream & { written(): string }>();
+  let stored = false;
+  let statusShown = false;
+  const storedOne: OnReplyStored = (message, streamed) => {
+    stored = true;
+    onStored(message, streamed);
+  };
+  const reply: Reply = {
     send(content) {
       return handled(sendWhole(String(content)));
     },
     stream() {
-      return openStream(chatId, mentionId, channel, onStored);
+      const stream = openStream(chatId, mentionId, channel, storedOne, () => open.delete(stream));
+      open.add(stream);
+      return stream;
     },
     status(text) {
-      channel.status({ type: 'agent_status', chat_id: chatId, text: String(text).slice(0, agentLimits.statusMaxLength) });
+      const line = String(text).slice(0, agentLimits.statusMaxLength);
+      statusShown = line !== '';
+      channel.status({ type: 'agent_status', chat_id: chatId, text: line });
     },
   };
 
   async function sendWhole(content: string): Promise<WireMessage> {
     checkLength(content);
     const message = await channel.send({ type: 'send_message', chat_id: chatId, content, client_id: randomId('reply'), mention_id: mentionId });
-    onStored(message, false);
+    storedOne(message, false);
     return message;
   }
+
+  async function endWithNotice(text: string): Promise<void> {
+    const notice = text.slice(0, 1_000);
+    const streams = [...open];
+    try {
+      if (streams.length > 0) {
+        for (const stream of streams) {
+          stream.write(stream.written().trim() === '' ? notice : `\n\n${notice}`);
+          await stream.end();
+        }
+      } else if (!stored) {
+        // Not through the 'reply' event: this is the SDK's notice, not the handler's answer.
+        await channel.send({ type: 'send_message', chat_id: chatId, content: notice, client_id: randomId('notice'), mention_id: mentionId });
+      } else if (statusShown) {
+        channel.status({ type: 'agent_status', chat_id: chatId, text: '' });
+      }
+    } catch {
+      // The connection or the invocation is gone: there is no one left to tell in the chat.
+    }
+  }
+
+  return { reply, endWithNotice };
 }
 
-function openStream(chatId: string, mentionId: string, channel: ReplyChannel, onStored: OnReplyStored): ReplyStream {
+function openStream(chatId: string, mentionId: string, channel: ReplyChannel, onStored: OnReplyStored, onEnded: () => void): ReplyStream & { written(): string } {
   const id = randomId('stream');
   let written = '';
   let ending: Promise<WireMessage> | null = null;
   channel.startStream({ type: 'stream_start', chat_id: chatId, stream_id: id, mention_id: mentionId });
   return {
     id,
+    written: () => written,
     write(text) {
       if (ending !== null) throw new AgentError(agentErrorCodes.invalidReply, 'This stream has ended: write() after end() is not sent.');
       const piece = String(text);
@@ -66,7 +114,10 @@ function openStream(chatId: string, mentionId: string, channel: ReplyChannel, on
       channel.appendStream(id, piece);
     },
     end() {
-      ending ??= handled(finish());
+      if (ending === null) {
+        onEnded();
+        ending = handled(finish());
+      }
       return ending;
     },
   };

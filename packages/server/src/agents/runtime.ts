@@ -235,6 +235,8 @@ export class AgentRuntime implements AgentReplyChannel {
     });
     const frame: StreamStartedFrame = { type: 'stream_started', chat_id: input.chatId, stream_id: streamId, agent: agentRef(agent), started_at: now };
     await this.toChat(input.chatId, frame);
+    // The reply now shows itself growing: a "thinking…" line under it would only say it twice.
+    await this.clearStatus(agent, input.chatId);
   }
 
   appendStream(agent: UserRow, streamId: string, text: string): Promise<void> {

@@ -3,6 +3,7 @@ import { chatChannel, type MessageEvent } from '../realtime/channels';
 import { formatTimestamp, newRecordId } from '../store/ids';
 import type { MessageRow, MessageWithAuthor } from '../store/repositories/messages';
 import type { UserRow } from '../store/repositories/users';
+import { parsePermissions } from './agents';
 import { agentTypes } from './collections/agentTypes';
 import type { ServiceContext } from './context';
 import { tooManyRequests } from './limits/rateLimits';
@@ -181,7 +182,22 @@ export class MessagingService {
     if (author.dev_room_id === chatId) return;
     const since = formatTimestamp(new Date(this.context.config.now().getTime() - agentLimits.invocationMs));
     if ((await this.context.store.agents.latestInvocation(author.id, chatId, since)) !== undefined) return;
-    throw new ConfabServerError('forbidden', notInvokedText);
+    throw new ConfabServerError('forbidden', (await this.chatRuleRefusing(author, chatId)) ?? notInvokedText);
+  }
+
+  /**
+   * When a chat's own rule keeps a developer agent out, the refusal names it: "mentioned in the
+   * last 10 minutes" would send its developer looking for a mention that could never have reached
+   * it. Said only when the agent's owner is in the chat (they can read its Chat Options anyway),
+   * so a key cannot learn anything about other people's chats; otherwise null.
+   */
+  private async chatRuleRefusing(author: UserRow, chatId: string): Promise<string | null> {
+    if (author.type !== 'developer-agent' || author.created_by === null || author.created_by === '') return null;
+    const chat = await this.context.store.chats.findById(chatId);
+    if (chat === undefined || !(await this.context.store.chats.isParticipant(chatId, author.created_by))) return null;
+    if (!parsePermissions(chat.agent_permissions).developer_agents) return developerAgentsOffText;
+    if (author.site_wide_available === 0) return notSiteWideText(author.username);
+    return null;
   }
 
   /**
@@ -211,4 +227,8 @@ function mentionIdRefused(text: string): ConfabServerError {
   return new ConfabServerError('badRequest', `Invalid mention_id. ${text}`, { mention_id: { code: 'validation_invalid_value', message: text } });
 }
 
+/** Why an agent may not post in a chat of its owner's, when the chat's rules are the reason. */
+export const developerAgentsOffText = 'Developer agents are off in this chat, so this agent may not post here. A chat admin can allow them in Chat Options.';
+export const notSiteWideText = (username: string) =>
+  `@${username} is only available in its dev room, so it may not post here. Its owner can make it available site-wide.`;
 export const notInvokedText = 'This agent may post only where it was mentioned in the last 10 minutes, in its dev room, or in a chat it belongs to.';
