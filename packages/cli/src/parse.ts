@@ -1,5 +1,5 @@
 /**
- * The CLI's boundary (house style 11): every option and argument a person types is parsed here
+ * The CLI's boundary (docs/STYLE.md, Validate at every boundary): every option and argument a person types is parsed here
  * into a typed value or refused with a message that says what was expected. Commands never use a
  * raw option string.
  */

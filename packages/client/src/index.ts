@@ -24,7 +24,7 @@ export type {
 export { MemoryAuthStore, ResponseError, authStorageKey } from './client/formerRecordApiNames';
 export type { RecordApi, RecordCollection, AuthStore, AuthChangeListener, ListOptions, FullListOptions } from './client/formerRecordApiNames';
 
-// Realtime (spec §4, §7 realtime)
+// Realtime (docs/PRODUCT.md §4, §7 realtime)
 export { RealtimeConnection } from './realtime/RealtimeConnection';
 export type {
   RealtimeState,
@@ -36,7 +36,7 @@ export type {
   OutgoingFrame,
 } from './realtime/types';
 
-// Chats and messages (spec §7)
+// Chats and messages (docs/PRODUCT.md §7)
 export { ChatsService } from './chats/ChatsService';
 export type { ChatsServiceDependencies, CreateChatInput, ChatPatch } from './chats/ChatsService';
 export { MessagesService } from './messages/MessagesService';
@@ -44,7 +44,7 @@ export type { MessagesOptions, MessagesServiceDependencies } from './messages/Me
 export { mergeMessages } from './messages/mergeMessages';
 export { messageFromRecord, messageFromWire, isAgentUser } from './messages/normalize';
 
-// Invitations and account (issue 4)
+// Invitations and account
 export { InvitationsService, chatIdFromLocation } from './invitations/InvitationsService';
 export type {
   Invitation,
@@ -60,13 +60,13 @@ export type {
 export { AccountService } from './account/AccountService';
 export type { AccountServiceDependencies, ApiKeysInput } from './account/AccountService';
 
-// Files (issue 5)
+// Files
 export { FilesService, fileTokenLifetimeMs, fileTokenRefreshMarginMs } from './files/FilesService';
 export type { FilesServiceDependencies, UploadOptions, FileUrlOptions, RemoveManyResult } from './files/FilesService';
 export { fileDisplayName, fileUploaderName } from './files/chatFile';
 export type { ChatFile } from './files/chatFile';
 
-// Agents (issue 9)
+// Agents
 export { AgentsService } from './agents/AgentsService';
 export type {
   AgentsServiceDependencies,
@@ -79,7 +79,7 @@ export type {
 export { applyStreamDelta, streamPlaceholderId } from './agents/AgentActivity';
 export type { AgentView, AgentSearchHit, AgentType, AgentStatus, AgentRef, AgentNoticeReason } from './protocol';
 
-// Drops (issue 10)
+// Drops
 export { DropsService } from './drops/DropsService';
 export type { DropsServiceDependencies, DropsPageOptions, DropListKind } from './drops/DropsService';
 export { createDropsStore, initialDropsState, initialFeedState } from './drops/dropsStore';
@@ -101,7 +101,7 @@ export { dropLimits } from './protocol';
 export { ConfabError, toConfabError, confabErrorFromResponse } from './errors';
 export type { ConfabErrorDetails, FieldError } from './errors';
 
-// Validation (spec §5)
+// Validation (docs/PRODUCT.md §5)
 export {
   isValidEmail,
   validateLogin,
@@ -136,7 +136,7 @@ export {
 export type { DropInput, AgentInput, InviteTarget } from './validation/content';
 export { fileExtension, isAllowedUpload, isAudioFile, validateUpload, uploadExtensions } from './validation/upload';
 
-// Server-error mapping (spec §8) and every exact text
+// Server-error mapping (docs/PRODUCT.md §8) and every exact text
 export {
   loginErrorMessage,
   registerErrorMessage,
@@ -165,7 +165,7 @@ export {
   displayNameOf,
 } from './records';
 
-// Message rendering (spec §1; src/render/ is maintained separately)
+// Message rendering (docs/PRODUCT.md §1; src/render/ is maintained separately)
 export { renderMessageContent, createMessageRenderer, parseSearchResults, parseChart, imageProxyPath, proxiedImageSrc, withImageProxyAccess } from './render';
 export type { RenderedContent, MessageRenderer } from './render';
 export type { ChartMessage } from './protocol/charts';
@@ -178,11 +178,11 @@ export { avatarColor, agentAvatarColor, avatarPalette } from './format/avatarCol
 export { formatFileSize } from './format/fileSize';
 export { mimeFromExtension, mimeTypes, defaultMimeType } from './format/mime';
 
-// Constants (spec §9)
+// Constants (docs/PRODUCT.md §9)
 export { constants } from './constants';
 export type { FeedTab } from './constants';
 
-// Records (spec §3)
+// Records (docs/PRODUCT.md §3)
 export type {
   BaseRecord,
   UserType,

@@ -20,7 +20,7 @@ const closedReadyState = 3;
 const closeWaitMs = 1000;
 
 /**
- * The agent's socket (spec §4 like RealtimeConnection, but with the API key): authenticates with
+ * The agent's socket (docs/PRODUCT.md §4, like RealtimeConnection, but with the API key): authenticates with
  * `authenticate_with_api_key`, pings every 30 s and counts a connection dead after 10 s without a
  * pong, and reconnects with backoff (1 s doubling to 30 s, then every 30 s forever: an agent
  * process should come back when the server does) unless the key was refused.

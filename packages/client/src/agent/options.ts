@@ -4,7 +4,7 @@ import { apiKeyPrefix } from '../protocol';
 import { AgentError, agentErrorCodes } from './errors';
 import type { AgentLogger, AgentWebSocketConstructor, ConnectAgentOptions } from './types';
 
-/** connectAgent's options checked and completed with the spec's defaults. */
+/** connectAgent's options checked and completed with the defaults of docs/PRODUCT.md §9. */
 export interface ResolvedAgentOptions {
   socketUrl: string;
   apiKey: string;

@@ -81,15 +81,15 @@ export class ConfabClient {
   readonly chats: ChatsService;
   /** The open chat's messages in store.messages, and sending. */
   readonly messages: MessagesService;
-  /** Invitations, share links, invites, user suggestions and the user's pending invitations (issue 4). */
+  /** Invitations, share links, invites, user suggestions and the user's pending invitations */
   readonly invitations: InvitationsService;
   /** The signed-in user's own account: complete-account, username, API keys. */
   readonly account: AccountService;
-  /** The files of a chat: list, upload with progress, delete, file links (issue 5). */
+  /** The files of a chat: list, upload with progress, delete, file links. */
   readonly files: FilesService;
-  /** Agents: search, the user's own agents in store.agents with their keys, hosted agents (issue 9). */
+  /** Agents: search, the user's own agents in store.agents with their keys, hosted agents. */
   readonly agents: AgentsService;
-  /** Drops: the feed service, follow, create and delete, with the drops screens' state in client.drops.store (issue 10). */
+  /** Drops: the feed service, follow, create and delete, with the drops screens' state in client.drops.store. */
   readonly drops: DropsService;
   private readonly fetchFunction: typeof fetch;
   private readonly autoConnect: boolean;
@@ -268,7 +268,7 @@ export class ConfabClient {
   }
 
   /**
-   * fetch for product endpoints (spec §7 table): JSON in and out, the session's bearer token,
+   * fetch for product endpoints (docs/PRODUCT.md §7): JSON in and out, the session's bearer token,
    * and a ConfabError for any failure or status >= 400.
    */
   async request<Result>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<Result> {

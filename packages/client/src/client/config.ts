@@ -1,7 +1,7 @@
 import type { AppConfig } from '../types';
 
 /**
- * Config derived from the host when GET /api/config fails (spec §7): the API on the same
+ * Config derived from the host when GET /api/config fails (docs/PRODUCT.md §7): the API on the same
  * origin and the WebSocket at ws(s)://host/api/ws.
  */
 export function deriveConfigFromHost(baseUrl: string): AppConfig {

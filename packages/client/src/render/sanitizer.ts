@@ -55,7 +55,7 @@ function configure(purify: DOMPurify): Sanitizer {
   purify.addHook('uponSanitizeAttribute', (node, event) => {
     const name = event.attrName;
     if (name === 'href' || name === 'src') {
-      // DOMPurify lets data: through on img/audio/video; the spec allows only http(s)/mailto/relative.
+      // DOMPurify lets data: through on img/audio/video; docs/PRODUCT.md §1 allows only http(s)/mailto/relative.
       const compact = event.attrValue.replace(URL_WHITESPACE, '');
       if (!ALLOWED_URI_REGEXP.test(compact)) event.keepAttr = false;
     } else if (name === 'class') {

@@ -9,7 +9,7 @@ import { hasField, readString, type Body } from '../input';
 import { recordErrors, throwIfErrors } from '../recordErrors';
 import { collectionIds, type RecordCollection, type RecordJson } from './types';
 
-/** The client sends plaintext as `encryptedContent` (the spec's naming) or `content`. */
+/** The client sends plaintext as `encryptedContent` (the record API's naming, docs/PRODUCT.md §7) or `content`. */
 function contentField(body: Body): 'encryptedContent' | 'content' {
   return hasField(body, 'encryptedContent') ? 'encryptedContent' : 'content';
 }
