@@ -143,10 +143,14 @@ describeBrowser('agents in Chromium', () => {
     const { api_key: apiKey } = (await created.json()) as AgentKeyAnswer;
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
+    let statusSeen: () => void = () => {};
+    const seen = new Promise<void>((resolve) => (statusSeen = resolve));
     const agent = connectAgent({ url: stack.baseUrl, apiKey, WebSocket: WebSocket as unknown as AgentWebSocketConstructor, logger: { error: () => {} } });
     agents.push(agent);
     agent.onMention(async (mention, reply) => {
       reply.status('is thinking…');
+      // The status shows until the reply starts streaming (which clears it): held until seen.
+      await seen;
       const stream = reply.stream();
       stream.write('Polly heard: ');
       // The first part stays on screen, growing, until the test has seen it.
@@ -193,12 +197,15 @@ describeBrowser('agents in Chromium', () => {
     // The status, then the reply growing in place, for the sender and for the friend.
     const activity = page.getByRole('status', { name: 'Agent activity' });
     await activity.filter({ hasText: '@parrot_bot is thinking…' }).waitFor({ timeout: 15_000 });
+    statusSeen();
     for (const viewer of [page, friendPage]) {
       const growing = viewer.getByRole('article', { name: 'Parrot (Agent)' });
       await growing.filter({ hasText: 'Polly heard:' }).waitFor({ timeout: 15_000 });
       expect(await growing.getAttribute('aria-busy')).toBe('true');
       expect(await growing.textContent()).toContain('typing...');
     }
+    // The stream has started: the status line is gone.
+    await activity.filter({ hasText: 'is thinking' }).waitFor({ state: 'detached', timeout: 15_000 });
     release();
     for (const viewer of [page, friendPage]) {
       const final = viewer.getByRole('article', { name: 'Parrot (Agent)' });
@@ -206,7 +213,6 @@ describeBrowser('agents in Chromium', () => {
       await viewer.waitForFunction(() => document.querySelector('article[aria-busy="true"]') === null);
       expect(await final.count()).toBe(1);
     }
-    await activity.filter({ hasText: 'is thinking' }).waitFor({ state: 'detached' });
 
     // The stored reply is an ordinary message of the chat.
     const messages = await pb.collection('messages').getFullList({ filter: `chat = "${chat.id}"`, sort: 'seq' });
@@ -284,6 +290,8 @@ describeBrowser('agents in Chromium', () => {
       [
         'export default async (mention, reply) => {',
         "  reply.status('is shouting…');",
+        '  // Thinking a moment, then the stream starts (which clears the status).',
+        '  await new Promise((resolve) => setTimeout(resolve, 1500));',
         '  const stream = reply.stream();',
         "  for (const word of mention.content.replace(/@shouter\\s*/, '').split(' ')) {",
         "    stream.write(word.toUpperCase() + ' ');",
@@ -320,6 +328,7 @@ describeBrowser('agents in Chromium', () => {
       await activity.filter({ hasText: '@shouter is shouting…' }).waitFor({ timeout: 15_000 });
       const reply = page.getByRole('article', { name: 'Shouter (Agent)' });
       await reply.filter({ hasText: 'HELLO' }).waitFor({ timeout: 15_000 });
+      await activity.filter({ hasText: 'is shouting' }).waitFor({ state: 'detached', timeout: 15_000 });
       await reply.filter({ hasText: 'HELLO THERE FRIEND' }).waitFor({ timeout: 15_000 });
       await page.waitForFunction(() => document.querySelector('article[aria-busy="true"]') === null);
       // One NDJSON line per mention and per reply.
