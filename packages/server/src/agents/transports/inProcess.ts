@@ -37,14 +37,20 @@ export async function finishReply(reply: InProcessReply, stream: InProcessReplyS
 export function inProcessReply(channel: AgentReplyChannel, agent: UserRow, mention: Mention, onError: (error: unknown) => void): InProcessReply {
   const chatId = mention.chat_id;
   const mentionId = mention.mention_id;
+  // A reply or a stream clears the status line; it starts after the status writes before it, so
+  // a status set just before never lands after the clear and lingers.
+  let statusWritten: Promise<void> = Promise.resolve();
   return {
-    send: (content) => channel.post(agent, { chatId, content, mentionId }),
+    send: async (content) => {
+      await statusWritten;
+      return channel.post(agent, { chatId, content, mentionId });
+    },
     status(text) {
-      channel.setStatus(agent, chatId, text).catch(onError);
+      statusWritten = statusWritten.then(() => channel.setStatus(agent, chatId, text)).catch(onError);
     },
     stream() {
       const id = `hosted-${randomBytes(8).toString('hex')}`;
-      let pending: Promise<void> = channel.startStream(agent, { chatId, streamId: id, mentionId });
+      let pending: Promise<void> = statusWritten.then(() => channel.startStream(agent, { chatId, streamId: id, mentionId }));
       return {
         id,
         write(text) {
