@@ -1,5 +1,6 @@
 import { optionsFromEnvironment, resolveConfig, type ServerOptions } from './config';
 import { buildApp } from './http/app';
+import { RefusedOriginWarnings } from './http/refusedOrigins';
 import { InProcessBus, type Bus } from './realtime/bus';
 import { Gateway } from './realtime/gateway';
 import { RedisBus } from './realtime/redisBus';
@@ -80,12 +81,15 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
   const services = createServices(context);
   await services.agents.ensureBuiltIn();
   const agents = createAgentRuntime(services, presence, options.hostedAgents, new ProviderGateway(context));
-  const app = await buildApp(config, services, agents);
+  // One warning per refused origin, whether the API or the WebSocket refused it.
+  const refusedOrigins = new RefusedOriginWarnings(logger);
+  const app = await buildApp(config, services, agents, refusedOrigins);
   log = app.log;
   warnAboutWiderEntries(logger, config.dataDir, widerDataEntries);
   const gateway = new Gateway(app.server, services, agents, {
     allowedOrigins: config.allowedOrigins,
     publicUrl: config.publicUrl,
+    refusedOrigins,
     limits: { framesPerSecond: config.wsFramesPerSecond, frameBurst: config.wsFramesPerSecond * 2, maxBufferedBytes: maxSocketBufferBytes },
     authTimeoutMs,
   });

@@ -1,4 +1,7 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { RefusedOriginWarnings } from '../src/http/refusedOrigins';
 import { registerUser, type RegisteredUser } from './support/fixtures';
 import { startTestServer, type TestServer } from './support/testServer';
 
@@ -111,5 +114,90 @@ describe('CORS with no allowed origins (the default)', () => {
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
     const health = await fetch(`${testServer.url}/api/health`, { headers: { origin: embedder } });
     expect(health.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+/** The server's JSON log lines, as it writes them. */
+function logCapture(): { stream: Writable; lines(): Array<Record<string, unknown>> } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      chunks.push(chunk.toString());
+      callback();
+    },
+  });
+  const lines = () =>
+    chunks
+      .join('')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { stream, lines };
+}
+
+describe('a refused origin in the log', () => {
+  let testServer: TestServer;
+  const log = logCapture();
+  const refusals = () => log.lines().filter((line) => line['level'] === 40 && String(line['msg']).includes('CONFAB_ALLOWED_ORIGINS'));
+
+  beforeAll(async () => {
+    testServer = await startTestServer({ name: 'sqlite', baseUrl: undefined }, { allowedOrigins: [embedder], logger: true, logStream: log.stream, logFormat: 'json', logLevel: 'warn' });
+  });
+
+  afterAll(async () => {
+    await testServer?.close();
+  });
+
+  it('is named once, with the variable to set, however often its pages ask', async () => {
+    // A sign-in from the refused site: the preflight, then (were it let through) the request.
+    expect((await preflight(`${testServer.url}/api/collections/users/auth-with-password`, stranger)).status).toBe(204);
+    await fetch(`${testServer.url}/api/health`, { headers: { origin: stranger } });
+    await fetch(`${testServer.url}/api/health`, { headers: { origin: stranger } });
+    expect(refusals()).toHaveLength(1);
+    expect(refusals()[0]).toMatchObject({ origin: stranger });
+    expect(String(refusals()[0]!['msg'])).toContain(stranger);
+  });
+
+  it('says nothing of a listed origin, of the server’s own pages, or of requests without Origin', async () => {
+    const before = refusals().length;
+    await preflight(`${testServer.url}/api/collections/users/auth-with-password`, embedder);
+    await fetch(`${testServer.url}/api/health`, { headers: { origin: embedder } });
+    // The reference app served by this server sends its own origin on POSTs.
+    await fetch(`${testServer.url}/api/collections/users/auth-with-password`, {
+      method: 'POST',
+      headers: { origin: new URL(testServer.url).origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ identity: 'nobody', password: 'nothing-here' }),
+    });
+    await fetch(`${testServer.url}/api/health`);
+    expect(refusals()).toHaveLength(before);
+  });
+
+  it('names a WebSocket refused for its origin in the same single line', async () => {
+    const other = 'https://third.example';
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const socket = new WebSocket(`${testServer.url.replace(/^http/, 'ws')}/api/ws`, { origin: other });
+      const status = await new Promise<number>((resolve) =>
+        socket.once('unexpected-response', (request, response) => {
+          request.destroy();
+          resolve(response.statusCode ?? 0);
+        }),
+      );
+      expect(status).toBe(403);
+    }
+    await fetch(`${testServer.url}/api/health`, { headers: { origin: other } });
+    expect(refusals().filter((line) => line['origin'] === other)).toHaveLength(1);
+  });
+});
+
+describe('RefusedOriginWarnings', () => {
+  it('stops naming new origins past its limit, saying so once', () => {
+    const warnings: string[] = [];
+    const logger = { info() {}, error() {}, warn: (_object: Record<string, unknown>, message: string) => void warnings.push(message) };
+    const refused = new RefusedOriginWarnings(logger, 2);
+    for (const origin of ['https://a.example', 'https://b.example', 'https://a.example', 'https://c.example', 'https://d.example']) refused.note(origin);
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toContain('https://a.example');
+    expect(warnings[1]).toContain('https://b.example');
+    expect(warnings[2]).toContain('only the first 2 are logged');
   });
 });

@@ -9,6 +9,7 @@ import { registerBodyParsers } from './bodyParsers';
 import { registerBodyTimeout } from './bodyTimeout';
 import { registerChatRoutes } from './chatRoutes';
 import { registerCors } from './cors';
+import type { RefusedOriginWarnings } from './refusedOrigins';
 import { registerErrorHandling } from './errorHandler';
 import { registerFileRoutes } from './fileRoutes';
 import { registerImageProxyRoutes } from './imageProxyRoutes';
@@ -21,7 +22,7 @@ import { registerSystemRoutes } from './systemRoutes';
 import { registerUploadCleanup } from './uploadParser';
 import { loggerOptions } from './logging';
 
-export async function buildApp(config: ServerConfig, services: Services, agents: AgentRuntime): Promise<FastifyInstance> {
+export async function buildApp(config: ServerConfig, services: Services, agents: AgentRuntime, refusedOrigins: RefusedOriginWarnings): Promise<FastifyInstance> {
   const app = Fastify({
     ...loggerOptions(config),
     bodyLimit: 1024 * 1024,
@@ -31,7 +32,7 @@ export async function buildApp(config: ServerConfig, services: Services, agents:
   });
   registerErrorHandling(app);
   registerResponseHeaders(app);
-  registerCors(app, config.allowedOrigins);
+  registerCors(app, config.allowedOrigins, { publicUrl: config.publicUrl, refusedOrigins });
   registerBodyTimeout(app, config.bodyTimeoutMs);
   registerBodyParsers(app, config.dataDir, services.uploadQuota);
   registerUploadCleanup(app);

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { AgentRuntime } from '../agents/runtime';
+import type { RefusedOriginWarnings } from '../http/refusedOrigins';
 import { apiKeyPrefix } from '@confab/client/protocol';
 import type { Services } from '../services/index';
 import type { UserEvent } from './channels';
@@ -15,6 +16,8 @@ import { UserSessions } from './userSessions';
 export interface GatewayOptions {
   allowedOrigins: readonly string[];
   publicUrl: string | undefined;
+  /** Names a refused origin once in the log. */
+  refusedOrigins: RefusedOriginWarnings;
   limits: ConnectionLimits;
   /** A socket that has not authenticated within this time is closed. */
   authTimeoutMs: number;
@@ -49,6 +52,7 @@ export class Gateway {
   private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (pathOf(request) !== gatewayPath) return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
     if (!originAllowed(request, this.options.allowedOrigins, this.options.publicUrl)) {
+      this.options.refusedOrigins.note(request.headers.origin ?? '');
       return void socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
     }
     this.server.handleUpgrade(request, socket, head, (webSocket) => this.accept(webSocket, apiKeyFromHeader(request)));
