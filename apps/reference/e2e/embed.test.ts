@@ -3,7 +3,8 @@
  * @confab/client and @confab/chat-ui installed with npm into a copy of the example outside the
  * workspace, built with Vite, served from one origin, talking to a real confab-server on another
  * (CONFAB_ALLOWED_ORIGINS, CORS). In Chromium: sign in, open a chat, send, and receive a message
- * posted live by someone else through the API.
+ * posted live by someone else through the API; served from an origin the server does not list, the
+ * sign-in screen says so instead of 'Login failed. Please try again.'
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -67,6 +68,8 @@ function newAccount(prefix: string) {
 (chromiumAvailable ? describe : describe.skip)('examples/embed-vite on another origin', () => {
   let workDir: string;
   let host: { server: Server; origin: string };
+  /** The same build on an origin not in CONFAB_ALLOWED_ORIGINS. */
+  let unlisted: { server: Server; origin: string };
   let confab: ConfabServer;
   let browser: Browser;
 
@@ -98,6 +101,7 @@ function newAccount(prefix: string) {
     await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: appDir, env: environment, maxBuffer: 64 * 1024 * 1024 });
     // `npm run build` type-checks main.tsx against the published .d.ts files, then builds.
     await run('npm', ['run', 'build'], { cwd: appDir, env: environment, maxBuffer: 64 * 1024 * 1024 });
+    unlisted = await serveStatic(join(appDir, 'dist'));
 
     browser = await chromium.launch({
       executablePath: chromiumPath,
@@ -110,6 +114,7 @@ function newAccount(prefix: string) {
     await browser?.close();
     await confab?.close();
     await new Promise((resolve) => (host?.server ? host.server.close(resolve) : resolve(undefined)));
+    await new Promise((resolve) => (unlisted?.server ? unlisted.server.close(resolve) : resolve(undefined)));
     if (workDir !== undefined) await rm(workDir, { recursive: true, force: true });
   });
 
@@ -181,6 +186,23 @@ function newAccount(prefix: string) {
     expect(corsAnswers.length).toBeGreaterThan(0);
     expect(new Set(corsAnswers)).toEqual(new Set([host.origin]));
     expect(problems.filter((text) => /CORS|Access-Control|blocked/i.test(text))).toEqual([]);
+    await context.close();
+  });
+
+  it('tells a site on an origin the server does not list why signing in fails', { timeout: 60_000 }, async () => {
+    const account = newAccount('carol');
+    await new PocketBase(confab.url).collection('users').create({ ...account, passwordConfirm: account.password });
+    const context = await browser.newContext({ baseURL: unlisted.origin });
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.getByLabel('Username', { exact: true }).fill(account.username);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    // The browser refused the server's answer (no CORS headers for this origin): the page cannot
+    // tell that from a server that is down, so it names the server and the setting.
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe(`Cannot reach the Confab server at ${confab.url} — is this site's origin in CONFAB_ALLOWED_ORIGINS?`);
     await context.close();
   });
 });

@@ -1,4 +1,5 @@
 import { ClientResponseError } from 'pocketbase';
+import { messages } from './validation/messages';
 
 /** One server-side field error, as PocketBase reports it under `data.<field>`. */
 export interface FieldError {
@@ -11,13 +12,17 @@ export interface ConfabErrorDetails {
   /** The response body when there was one, else whatever the failure carried. */
   data?: unknown;
   isAbort?: boolean;
+  /** No answer could be read: the server is down or unreachable, or the browser refused CORS. */
+  isNetworkFailure?: boolean;
   cause?: unknown;
 }
 
 /**
  * The one error type of @confab/client (docs/PRODUCT.md §8 "Generic request failure"): every failed
  * call rejects with it. `status` is the HTTP status, or 0 when no response arrived (network
- * failure, abort). `isAbort` marks cancelled requests, which screens ignore.
+ * failure, abort). `isAbort` marks cancelled requests, which screens ignore; `isNetworkFailure`
+ * marks requests that got no answer the page could read, which screens show as they are
+ * (serverUnreachableError).
  *
  * @example
  * throw new ConfabError('User not authenticated', 401);
@@ -28,6 +33,7 @@ export class ConfabError extends Error {
   fieldErrors: Record<string, FieldError>;
   data: unknown;
   isAbort: boolean;
+  isNetworkFailure: boolean;
 
   constructor(message: string, status = 0, details: ConfabErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -35,6 +41,7 @@ export class ConfabError extends Error {
     this.fieldErrors = details.fieldErrors ?? {};
     this.data = details.data;
     this.isAbort = details.isAbort ?? false;
+    this.isNetworkFailure = details.isNetworkFailure ?? false;
   }
 
   /** The `message` of the server's response body, when a response with one arrived. */
@@ -43,6 +50,21 @@ export class ConfabError extends Error {
     const message = isObject(this.data) ? this.data['message'] : undefined;
     return typeof message === 'string' && message.trim() !== '' ? message : null;
   }
+}
+
+/**
+ * A request that got no answer: fetch rejects with a TypeError alike when the server is down, the
+ * address is wrong, or the browser refused the answer because the server did not allow this page's
+ * origin (CORS), and a page cannot tell these apart. The last is the usual one for a site embedding
+ * Confab, so the text names the setting (docs/packages.md, Using the packages from another origin).
+ */
+export function serverUnreachableError(baseUrl: string, cause: unknown): ConfabError {
+  return new ConfabError(messages.serverUnreachable(baseUrl), 0, { isNetworkFailure: true, cause });
+}
+
+/** fetch's own rejection for a request that got no answer (not an abort, which is a DOMException). */
+export function isFetchNetworkFailure(error: unknown): boolean {
+  return error instanceof TypeError || (error instanceof Error && error.name === 'TypeError');
 }
 
 const genericMessage = 'Something went wrong.';
@@ -87,6 +109,8 @@ function fromClientResponseError(error: ClientResponseError): ConfabError {
   if (error.status === 0) {
     // No response: the SDK wraps the fetch rejection; its own message is more telling.
     const original: unknown = error.originalError;
+    // The client's fetch already said which server could not be reached.
+    if (original instanceof ConfabError) return original;
     const message = original instanceof Error && original.message ? original.message : error.message;
     if (isAbortError(original)) return new ConfabError(abortMessage, 0, { isAbort: true, cause: error });
     return new ConfabError(message || genericMessage, 0, { cause: error });

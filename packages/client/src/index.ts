@@ -98,7 +98,7 @@ export type {
 export { dropLimits } from './protocol';
 
 // Errors
-export { ConfabError, toConfabError, confabErrorFromResponse } from './errors';
+export { ConfabError, toConfabError, confabErrorFromResponse, serverUnreachableError } from './errors';
 export type { ConfabErrorDetails, FieldError } from './errors';
 
 // Validation (docs/PRODUCT.md §5)
@@ -138,6 +138,7 @@ export { fileExtension, isAllowedUpload, isAudioFile, validateUpload, uploadExte
 
 // Server-error mapping (docs/PRODUCT.md §8) and every exact text
 export {
+  failureMessage,
   loginErrorMessage,
   registerErrorMessage,
   completeAccountErrorMessage,

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { toConfabError } from '@confab/client';
+import { failureMessage } from '@confab/client';
 import { failed, idle, submitting, succeeded, type FormStatus } from './formStatus';
 
 export interface FormSubmission {
@@ -34,7 +34,7 @@ export function useFormSubmission(fallbackMessage: string): FormSubmission {
       await action();
       setStatus(succeeded);
     } catch (failure) {
-      setStatus(failed(toConfabError(failure).serverMessage ?? fallbackMessage));
+      setStatus(failed(failureMessage(failure, fallbackMessage)));
     }
   };
 

@@ -6,7 +6,7 @@ import { ConfabError } from '../errors';
 import { errorResponse, json } from '../testing/fakeHttp';
 import { startFakeServer } from '../testing/fakeServer';
 import type { FakeServer } from '../testing/fakeServer';
-import { loginErrorMessage, registerErrorMessage, resetPasswordErrorMessage } from '../validation/serverErrors';
+import { failureMessage, forgotPasswordErrorMessage, loginErrorMessage, registerErrorMessage, resetPasswordErrorMessage } from '../validation/serverErrors';
 import { ConfabClient } from './ConfabClient';
 
 let server: FakeServer;
@@ -100,11 +100,34 @@ describe('ConfabClient auth', () => {
     expect(client.store.getState().isAuthenticated).toBe(false);
   });
 
-  it('maps an unreachable server to the login fallback text', async () => {
-    const client = new ConfabClient({ baseUrl: await closedPortUrl() });
-    const error: unknown = await client.login('alice', 'correct-horse').catch((caught: unknown) => caught);
-    expect((error as ConfabError).status).toBe(0);
-    expect(loginErrorMessage(error)).toBe('Login failed. Please try again.');
+  it('says which server cannot be reached when a request gets no answer, on every screen’s text', async () => {
+    // fetch rejects alike for a server that is down and for an answer the browser refused (CORS).
+    const unreachable = await closedPortUrl();
+    const client = new ConfabClient({ baseUrl: unreachable });
+    const expected = `Cannot reach the Confab server at ${unreachable} — is this site's origin in CONFAB_ALLOWED_ORIGINS?`;
+    const loginError: unknown = await client.login('alice', 'correct-horse').catch((caught: unknown) => caught);
+    expect(loginError).toMatchObject({ status: 0, isNetworkFailure: true, isAbort: false });
+    expect(loginErrorMessage(loginError)).toBe(expected);
+    const registerError: unknown = await client.register({ email: 'bob@example.com', username: 'bob', password: 'longenough', passwordConfirm: 'longenough' }).catch((caught: unknown) => caught);
+    expect(registerErrorMessage(registerError)).toBe(expected);
+    expect(forgotPasswordErrorMessage(await client.requestPasswordReset('alice@example.com').catch((caught: unknown) => caught))).toBe(expected);
+    // Product endpoints (client.request) and record calls made through client.pb directly.
+    expect(failureMessage(await client.request('/api/invitation/missing').catch((caught: unknown) => caught), 'Failed to invite user')).toBe(expected);
+    expect(failureMessage(await client.pb.collection('chats').getList().catch((caught: unknown) => caught), 'Failed to load chats.')).toBe(expected);
+  });
+
+  it('keeps the spec’s texts for answers the server gave', async () => {
+    const client = new ConfabClient({ baseUrl: server.url });
+    server.backend.override('POST /api/collections/users/auth-with-password', () => json(500, {}));
+    const refused: unknown = await client.login('alice', 'correct-horse').catch((caught: unknown) => caught);
+    expect(refused).toMatchObject({ status: 500, isNetworkFailure: false });
+    expect(loginErrorMessage(refused)).toBe('Login failed. Please try again.');
+    expect(failureMessage(await client.request('/api/invitation/missing').catch((caught: unknown) => caught), 'Failed')).toBe('Invalid or expired invitation');
+    // An aborted request is no network failure either: screens ignore it.
+    const controller = new AbortController();
+    controller.abort();
+    const aborted: unknown = await client.request('/api/echo-auth', { signal: controller.signal }).catch((caught: unknown) => caught);
+    expect(aborted).toMatchObject({ isAbort: true, isNetworkFailure: false });
   });
 
   it('registers: creates the users record, then logs in', async () => {

@@ -5,7 +5,7 @@ import { AgentsService } from '../agents/AgentsService';
 import { ChatsService } from '../chats/ChatsService';
 import { DropsService } from '../drops/DropsService';
 import { InvitationsService } from '../invitations/InvitationsService';
-import { ConfabError, confabErrorFromResponse, toConfabError } from '../errors';
+import { ConfabError, confabErrorFromResponse, isFetchNetworkFailure, serverUnreachableError, toConfabError } from '../errors';
 import { FilesService } from '../files/FilesService';
 import { MessagesService } from '../messages/MessagesService';
 import type { MessagesOptions } from '../messages/MessagesService';
@@ -96,7 +96,7 @@ export class ConfabClient {
   private config: AppConfig | null = null;
 
   constructor(options: ConfabClientOptions = {}) {
-    this.fetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.fetchFunction = answeredFetch(options.fetch ?? ((input, init) => globalThis.fetch(input, init)), () => this.baseUrl);
     this.pb = new PocketBase(options.baseUrl ?? defaultBaseUrl(), options.authStore ?? defaultAuthStore());
     // The SDK cancels a pending request when another with the same key (by default its method and
     // path, query left out) starts, but the app makes concurrent requests to the same collection:
@@ -104,10 +104,9 @@ export class ConfabClient {
     // screens or twice under React strict mode. A cancelled one would surface as an abort, so
     // auto-cancellation is off; callers cancel explicitly with a `signal`.
     this.pb.autoCancellation(false);
-    if (options.fetch !== undefined) {
-      const injected = options.fetch;
-      this.pb.beforeSend = (url: string, sendOptions: SendOptions) => ({ url, options: { ...sendOptions, fetch: injected } });
-    }
+    // The record API goes through the same fetch, so its network failures name the server too.
+    const fetchFunction = this.fetchFunction;
+    this.pb.beforeSend = (url: string, sendOptions: SendOptions) => ({ url, options: { ...sendOptions, fetch: fetchFunction } });
     this.store = createConfabStore();
     const { autoConnect = true, ...realtimeOptions } = options.realtime ?? {};
     this.autoConnect = autoConnect;
@@ -310,6 +309,17 @@ export class ConfabClient {
     const user = authStore.isValid && authStore.record !== null ? (authStore.record as unknown as UserRecord) : null;
     if (this.store.getState().user !== user) this.store.actions.setUser(user);
   }
+}
+
+/** `fetchFunction`, rejecting with serverUnreachableError when a request gets no answer. */
+function answeredFetch(fetchFunction: typeof fetch, baseUrl: () => string): typeof fetch {
+  return async (input, init) => {
+    try {
+      return await fetchFunction(input, init);
+    } catch (error) {
+      throw isFetchNetworkFailure(error) ? serverUnreachableError(baseUrl(), error) : error;
+    }
+  };
 }
 
 /** See ConfabClientOptions.XMLHttpRequest. */

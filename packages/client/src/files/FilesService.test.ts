@@ -55,7 +55,11 @@ describe('files.list', () => {
 
   it('rejects with a ConfabError when the server cannot be reached', async () => {
     const offline = new ConfabClient({ baseUrl: server.url, realtime: { autoConnect: false }, fetch: () => Promise.reject(new TypeError('fetch failed')) });
-    await expect(offline.files.list('chat_launch_001')).rejects.toMatchObject({ status: 0, message: 'fetch failed' });
+    await expect(offline.files.list('chat_launch_001')).rejects.toMatchObject({
+      status: 0,
+      isNetworkFailure: true,
+      message: `Cannot reach the Confab server at ${server.url} — is this site's origin in CONFAB_ALLOWED_ORIGINS?`,
+    });
     await expect(offline.files.list('chat_launch_001')).rejects.toBeInstanceOf(ConfabError);
   });
 });

@@ -49,6 +49,8 @@ export const messages = {
   apiKeyRequired: 'Please enter at least one API key.',
   // §8 Generic
   userNotAuthenticated: 'User not authenticated',
+  // Ours: any request that got no answer the page could read (see serverUnreachableError).
+  serverUnreachable: (baseUrl: string) => `Cannot reach the Confab server at ${baseUrl} — is this site's origin in CONFAB_ALLOWED_ORIGINS?`,
   // §8 Login, Register
   loginFailed: 'Login failed. Please try again.',
   registrationFailed: 'Registration failed. Please try again.',

@@ -28,14 +28,26 @@ function labelledFieldErrors(error: ConfabError, format: (message: string) => st
   return parts;
 }
 
-/** The server's message, or 'Login failed. Please try again.' */
+/**
+ * For a request that got no answer, 'Cannot reach the Confab server at … — is this site's origin in
+ * CONFAB_ALLOWED_ORIGINS?'; else the server's message; else `fallback`. The texts of docs/PRODUCT.md
+ * §8 are for answers the server gave; a generic 'Please try again' would hide why nothing works.
+ */
+export function failureMessage(error: unknown, fallback: string): string {
+  const failure = toConfabError(error);
+  if (failure.isNetworkFailure) return failure.message;
+  return failure.serverMessage ?? fallback;
+}
+
+/** The server's message, or 'Login failed. Please try again.' (or that the server cannot be reached). */
 export function loginErrorMessage(error: unknown): string {
-  return toConfabError(error).serverMessage ?? messages.loginFailed;
+  return failureMessage(error, messages.loginFailed);
 }
 
 /** Field errors as 'Email: …. Username: …', else the server message, else the fallback. */
 export function registerErrorMessage(error: unknown): string {
   const confabError = toConfabError(error);
+  if (confabError.isNetworkFailure) return confabError.message;
   const parts = labelledFieldErrors(confabError, withoutFinalPeriod);
   if (parts.length > 0) return parts.join('. ');
   return confabError.serverMessage ?? messages.registrationFailed;
@@ -43,15 +55,21 @@ export function registerErrorMessage(error: unknown): string {
 
 /** The first field error as 'Email: …', 'Username: …' or 'Password: …', else the fallback. */
 export function completeAccountErrorMessage(error: unknown): string {
-  return labelledFieldErrors(toConfabError(error), (message) => message)[0] ?? messages.accountCompletionFailed;
+  const failure = toConfabError(error);
+  if (failure.isNetworkFailure) return failure.message;
+  return labelledFieldErrors(failure, (message) => message)[0] ?? messages.accountCompletionFailed;
 }
 
 export function forgotPasswordErrorMessage(error: unknown): string {
-  return toConfabError(error).status === 404 ? messages.noAccountWithEmail : messages.sendResetEmailFailed;
+  const failure = toConfabError(error);
+  if (failure.isNetworkFailure) return failure.message;
+  return failure.status === 404 ? messages.noAccountWithEmail : messages.sendResetEmailFailed;
 }
 
 export function resetPasswordErrorMessage(error: unknown): string {
-  return toConfabError(error).status === 400 ? messages.invalidOrExpiredResetToken : messages.resetPasswordFailed;
+  const failure = toConfabError(error);
+  if (failure.isNetworkFailure) return failure.message;
+  return failure.status === 400 ? messages.invalidOrExpiredResetToken : messages.resetPasswordFailed;
 }
 
 const agentFieldLabels: ReadonlyArray<readonly [field: string, label: string]> = [

@@ -2,6 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import {
   classifyInviteInput,
   constants,
+  failureMessage,
   isChatAdmin,
   messages,
   shouldSearchInviteSuggestions,
@@ -150,7 +151,7 @@ function InviteForm({ chatId }: InviteUserScreenProps) {
             ? failure.status === 404
               ? messages.inviteUserNotFound
               : messages.inviteUserFailedPeriod
-            : (failure.serverMessage ?? messages.sendInvitationFailed);
+            : failureMessage(failure, messages.sendInvitationFailed);
       setStatus({ kind: 'error', message });
     }
   };

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { constants, messages, toConfabError } from '@confab/client';
+import { constants, failureMessage, messages } from '@confab/client';
 import { Alert } from '../../components/Alert/Alert';
 import { Button } from '../../components/Button/Button';
 import { FormField } from '../../components/FormField/FormField';
@@ -42,7 +42,7 @@ export function ShareLinkSection({ chatId, copyText = defaultCopy }: ShareLinkSe
       const link = await client.invitations.createShareLink(chatId);
       setUrl(link.share_url);
     } catch (failure) {
-      setError(toConfabError(failure).serverMessage ?? messages.createShareLinkFailed);
+      setError(failureMessage(failure, messages.createShareLinkFailed));
     } finally {
       setCreating(false);
     }

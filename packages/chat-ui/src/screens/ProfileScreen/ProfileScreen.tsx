@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { messages, toConfabError, validateApiKeys, validateProfileUsername, type UserRecord } from '@confab/client';
+import { failureMessage, messages, toConfabError, validateApiKeys, validateProfileUsername, type UserRecord } from '@confab/client';
 import { Alert } from '../../components/Alert/Alert';
 import { Button } from '../../components/Button/Button';
 import { FormField } from '../../components/FormField/FormField';
@@ -63,7 +63,7 @@ export function ProfileScreen({ backTo = '/' }: ProfileScreenProps) {
     } catch (error) {
       const failure = toConfabError(error);
       const field = failure.fieldErrors['username']?.message;
-      setUsernameNotice({ kind: 'error', message: field ? `Username: ${field}` : (failure.serverMessage ?? 'Failed to update username.') });
+      setUsernameNotice({ kind: 'error', message: field ? `Username: ${field}` : failureMessage(failure, 'Failed to update username.') });
     }
   };
 
@@ -82,7 +82,7 @@ export function ProfileScreen({ backTo = '/' }: ProfileScreenProps) {
       setGemini('');
       setKeysNotice({ kind: 'success', message: messages.apiKeysSaved });
     } catch (error) {
-      setKeysNotice({ kind: 'error', message: toConfabError(error).serverMessage ?? 'Failed to save API keys.' });
+      setKeysNotice({ kind: 'error', message: failureMessage(error, 'Failed to save API keys.') });
     }
   };
 
