@@ -4,6 +4,7 @@
  * @arethetypeswrong/cli, with the exports map people rely on. `pnpm test` builds dist first.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,9 @@ const sourceCondition = '@confab/source';
 type ExportsValue = string | Record<string, string>;
 interface Manifest {
   name: string;
+  license?: string;
+  repository?: { type?: string; url?: string; directory?: string } | string;
+  engines?: Record<string, string>;
   exports?: Record<string, ExportsValue>;
   publishConfig?: { exports?: Record<string, ExportsValue> };
   bin?: Record<string, string>;
@@ -52,6 +56,19 @@ function withoutSourceCondition(map: Record<string, ExportsValue>): Record<strin
   return published;
 }
 
+/** Link targets of a README outside code: [text](target), ![alt](target), [id]: target, href/src. */
+function linkTargets(markdown: string): string[] {
+  const prose = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
+  const targets: string[] = [];
+  for (const match of prose.matchAll(/!?\[[^\]\n]*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+"[^"]*")?\s*\)/g)) targets.push(match[1]!.replace(/^<|>$/g, ''));
+  for (const match of prose.matchAll(/^\s*\[[^\]\n]+\]:\s*(\S+)/gm)) targets.push(match[1]!);
+  for (const match of prose.matchAll(/\s(?:href|src)="([^"]+)"/g)) targets.push(match[1]!);
+  return targets;
+}
+
+/** `git+https://github.com/o/r.git` → `https://github.com/o/r`, where README links point. */
+const repositoryPage = (url: string) => url.replace(/^git\+/, '').replace(/\.git$/, '');
+
 const isCodeEntry = (subpath: string) => !subpath.endsWith('.css') && subpath !== './package.json';
 
 describe('published packages', () => {
@@ -75,12 +92,9 @@ describe('published packages', () => {
       expect(messages.map((message) => `${message.type}: ${formatMessage(message, pkg) ?? message.code}`)).toEqual([]);
     });
 
-    it('passes @arethetypeswrong/cli (ESM-only profile) on its tarball', async () => {
-      const manifest = await packedManifest(tarballs.get(folder)!);
-      // Stylesheets have no types to check; attw would report them as unresolvable modules.
-      const stylesheets = Object.keys(manifest.exports ?? {}).filter((subpath) => subpath.endsWith('.css'));
+    it('passes @arethetypeswrong/cli (ESM-only profile) on its tarball, every entry included', async () => {
+      // Stylesheets too: chat-ui's theme.css has a types condition (an empty module) for it.
       const args = [tarballs.get(folder)!, '--profile', 'esm-only', '--format', 'json'];
-      if (stylesheets.length > 0) args.push('--exclude-entrypoints', ...stylesheets);
       const result = await run(attwBin, args, { maxBuffer: 64 * 1024 * 1024 }).then(
         ({ stdout }) => ({ code: 0, output: stdout }),
         (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? 1, output: `${error.stdout ?? ''}${error.stderr ?? ''}` }),
@@ -109,6 +123,38 @@ describe('published packages', () => {
       }
     });
 
+    it('names its license, repository and Node range, and ships the LICENSE', async () => {
+      const tarball = tarballs.get(folder)!;
+      const manifest = await packedManifest(tarball);
+      const root = JSON.parse(await readFile(join(repositoryRoot, 'package.json'), 'utf8')) as Manifest;
+      expect(manifest.license).toBe('MIT');
+      expect(manifest.repository).toEqual({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/github\.com\/[\w.-]+\/[\w.-]+\.git$/), directory: `packages/${folder}` });
+      expect(manifest.engines?.['node']).toBe(root.engines?.['node']);
+      const license = (await run('tar', ['-xzOf', tarball, 'package/LICENSE'])).stdout;
+      expect(license).toBe(await readFile(join(repositoryRoot, 'LICENSE'), 'utf8'));
+      expect(license).toMatch(/^MIT License\n/);
+    });
+
+    it('has a README whose links work on npm: absolute, and to files this repository has', async () => {
+      const tarball = tarballs.get(folder)!;
+      const manifest = await packedManifest(tarball);
+      const readme = (await run('tar', ['-xzOf', tarball, 'package/README.md'])).stdout;
+      const page = repositoryPage((manifest.repository as { url: string }).url);
+      const broken: string[] = [];
+      for (const target of linkTargets(readme)) {
+        if (target.startsWith('#')) continue;
+        // npm shows the README away from the repository: a relative link leads nowhere there.
+        if (!/^(https?|mailto):/.test(target)) {
+          broken.push(`${target} (relative)`);
+          continue;
+        }
+        const file = /^([^#?]*)/.exec(target.slice(`${page}/blob/main/`.length))![1]!;
+        if (target.startsWith(`${page}/blob/main/`) && !existsSync(join(repositoryRoot, decodeURI(file)))) broken.push(`${target} (no such file)`);
+        if (target.startsWith(page) && !target.startsWith(`${page}/blob/main/`) && !target.startsWith(`${page}/tree/main/`) && !/^[#?]|^$/.test(target.slice(page.length))) broken.push(`${target} (not a file of the main branch)`);
+      }
+      expect(broken).toEqual([]);
+    });
+
     it('keeps the workspace map and the published map in step', async () => {
       const workspace = await workspaceManifest(folder);
       const workspaceExports = workspace.exports ?? {};
@@ -127,8 +173,12 @@ describe('published packages', () => {
     const manifest = await packedManifest(tarball);
     const { stdout } = await run('tar', ['-tzf', tarball]);
     const files = stdout.split('\n');
-    const theme = manifest.exports?.['./theme.css'];
-    expect(typeof theme).toBe('string');
+    const themeEntry = manifest.exports?.['./theme.css'];
+    // The stylesheet, with a types condition so TypeScript and attw find the import typed.
+    expect(typeof themeEntry).toBe('object');
+    const { types: themeTypes, default: theme } = themeEntry as Record<string, string>;
+    expect(Object.keys(themeEntry as object)).toEqual(['types', 'default']);
+    expect(files).toContain(`package/${themeTypes!.replace(/^\.\//, '')}`);
     expect(files).toContain(`package/${(theme as string).replace(/^\.\//, '')}`);
     // Every stylesheet theme.css imports ships with it.
     const themeText = (await run('tar', ['-xzOf', tarball, `package/${(theme as string).replace(/^\.\//, '')}`])).stdout;
