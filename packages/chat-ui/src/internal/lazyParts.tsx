@@ -147,7 +147,7 @@ export interface DialogPartProps {
   /** What failed, as the alert says it: 'The files panel could not be loaded.'. */
   failedLabel: string;
   /** Classes of the dialog box beside cf-dialog, so the placeholder has the dialog's size. */
-  className?: string;
+  className?: string | undefined;
   /** Closes the dialog (the backdrop, Escape, Close). */
   onClose: () => void;
   children: ReactNode;

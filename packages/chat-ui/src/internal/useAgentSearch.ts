@@ -13,9 +13,9 @@ export type AgentSearchState =
 
 export interface AgentSearchOptions {
   /** Only agent types this chat permits (docs/PRODUCT.md §6). */
-  chatId?: string;
+  chatId?: string | undefined;
   /** Default 300 ms (docs/PRODUCT.md §9). */
-  debounceMs?: number;
+  debounceMs?: number | undefined;
 }
 
 const idle: AgentSearchState = { status: 'idle' };

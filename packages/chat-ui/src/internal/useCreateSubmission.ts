@@ -12,7 +12,7 @@ export interface CreateSubmissionOptions<Result> {
    * Keep the form busy after a success, for a form that is about to be replaced (the Create a Drop
    * modal opens the new drop): a second submit cannot create a second one. Default false.
    */
-  staysBusyAfterSuccess?: boolean;
+  staysBusyAfterSuccess?: boolean | undefined;
 }
 
 export interface CreateSubmission {

@@ -19,7 +19,7 @@ const focusableSelector = [
 export interface ModalDialogOptions {
   onClose: () => void;
   /** Focused when the dialog opens; the dialog element itself (tabIndex -1) by default. */
-  initialFocusRef?: RefObject<HTMLElement | null>;
+  initialFocusRef?: RefObject<HTMLElement | null> | undefined;
 }
 
 /** Returns the onKeyDown handler to put on the dialog element. */

@@ -29,7 +29,7 @@ export interface VirtualRowsOptions {
    * Called after the layout changed under the user: rows measured to a new height (already
    * committed, so scrollHeight is current), the viewport resized, or a user scroll ended.
    */
-  onChange?: () => void;
+  onChange?: (() => void) | undefined;
 }
 
 export interface VirtualRows {

@@ -17,23 +17,23 @@ export interface ConfabProviderProps {
    * your router's navigate (react-router: `(to, options) => navigate(to, options)`). Default
    * `browserNavigate`: history.pushState (replaceState for `replace`) and a popstate event.
    */
-  navigate?: NavigateFunction;
+  navigate?: NavigateFunction | undefined;
   /** 'light' (default), 'dark', or 'auto' to follow the visitor's `prefers-color-scheme`. */
-  theme?: ConfabTheme;
+  theme?: ConfabTheme | undefined;
   /** Extra classes on the root element (`<div class="confab-root">`), e.g. to size it. */
-  className?: string;
+  className?: string | undefined;
   /**
    * Render no root element, so nothing of the theme applies below the provider: for hosts that
    * use only the headless hooks with their own markup and styles. chat-ui components used there
    * need a `<ConfabRoot>` around them to be styled. Default false.
    */
-  unstyled?: boolean;
+  unstyled?: boolean | undefined;
   /**
    * Replacements for the overridable parts (Link, Logo, Spinner, Message, EmptyState,
    * MessageInput, ChatHeader); the rest keep their defaults. See `ConfabComponents`.
    */
-  components?: Partial<ConfabComponents>;
-  children?: ReactNode;
+  components?: Partial<ConfabComponents> | undefined;
+  children?: ReactNode | undefined;
 }
 
 /**

@@ -8,7 +8,7 @@ export const confabRootClass = 'confab-root';
 
 export interface ConfabRootProps extends HTMLAttributes<HTMLDivElement> {
   /** Default 'light'. 'auto' follows `prefers-color-scheme`. */
-  theme?: ConfabTheme;
+  theme?: ConfabTheme | undefined;
 }
 
 /**

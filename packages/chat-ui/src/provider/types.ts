@@ -1,6 +1,6 @@
 /** Options a host router understands: history replacement, and state carried to the next screen. */
 export interface NavigateOptions {
-  replace?: boolean;
+  replace?: boolean | undefined;
   /**
    * Navigation state for the target route (react-router's `location.state`), e.g.
    * `{ preselectedAgent }` for /chat/new (docs/PRODUCT.md §2) or `{ firstMessage }` for a new chat.

@@ -17,15 +17,15 @@ export const storyUserRecord: UserRecord = {
 
 export interface StoryClientOptions {
   /** Start signed in as Alice (store state only; no network). */
-  signedIn?: boolean;
+  signedIn?: boolean | undefined;
   /** Hold every request forever, so a submit stays in its "submitting" state. */
-  pending?: boolean;
+  pending?: boolean | undefined;
   /** Adjust the fake backend, e.g. `backend.override(...)` to answer with an error. */
-  configure?: (backend: FakeBackend) => void;
+  configure?: ((backend: FakeBackend) => void) | undefined;
   /** Extra client state to start from, e.g. `{ chats, sidebarOpen: true }`. */
-  state?: Partial<ClientState>;
+  state?: Partial<ClientState> | undefined;
   /** Alice is a server admin (Confab Agents Management). */
-  admin?: boolean;
+  admin?: boolean | undefined;
 }
 
 /**

@@ -8,9 +8,9 @@ import { createStoryClient, type StoryClientOptions } from './storyClient';
 
 export interface WithConfabOptions extends StoryClientOptions {
   /** The provider's theme: 'light' (default), 'dark' or 'auto'. */
-  theme?: ConfabTheme;
+  theme?: ConfabTheme | undefined;
   /** Overridable parts to replace (the components context). */
-  components?: Partial<ConfabComponents>;
+  components?: Partial<ConfabComponents> | undefined;
 }
 
 /**

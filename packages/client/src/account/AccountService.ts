@@ -14,8 +14,8 @@ export interface AccountServiceDependencies {
 }
 
 export interface ApiKeysInput {
-  openai?: string;
-  gemini?: string;
+  openai?: string | undefined;
+  gemini?: string | undefined;
 }
 
 /**

@@ -57,9 +57,9 @@ export type AgentWebSocketConstructor = new (url: string) => AgentWebSocket;
 
 export interface ReconnectOptions {
   /** Delay before the first retry; each further retry doubles it. Default 1 000. */
-  initialDelayMs?: number;
+  initialDelayMs?: number | undefined;
   /** Cap of the doubling; an agent keeps retrying at this pace forever. Default 30 000. */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
 }
 
 export interface ConnectAgentOptions {
@@ -68,19 +68,19 @@ export interface ConnectAgentOptions {
   /** The agent's API key (`cfk_…`), shown once when the agent was created or its key rotated. */
   apiKey: string;
   /** The WebSocket constructor. Default: globalThis.WebSocket (browsers, Node 22+); in Node 20 pass `ws`. */
-  WebSocket?: AgentWebSocketConstructor;
+  WebSocket?: AgentWebSocketConstructor | undefined;
   /** Default: console. */
-  logger?: AgentLogger;
+  logger?: AgentLogger | undefined;
   /** Retry after a dropped connection (default true: 1 s doubling to 30 s, then every 30 s forever). */
-  reconnect?: boolean | ReconnectOptions;
+  reconnect?: boolean | ReconnectOptions | undefined;
   /** Heartbeat period once connected. Default 30 000. */
-  pingIntervalMs?: number;
+  pingIntervalMs?: number | undefined;
   /** A ping unanswered this long marks the connection dead. Default 10 000. */
-  pongTimeoutMs?: number;
+  pongTimeoutMs?: number | undefined;
   /** From the start of an attempt until authSuccess. Default 15 000. */
-  connectTimeoutMs?: number;
+  connectTimeoutMs?: number | undefined;
   /** How long reply.send and stream.end wait for the server's confirmation. Default 10 000. */
-  replyTimeoutMs?: number;
+  replyTimeoutMs?: number | undefined;
 }
 
 /**

@@ -10,31 +10,31 @@ export type { AgentSearchHit, AgentView };
 
 export interface AgentSearchOptions {
   /** Only the agent types this chat permits (a chat of the caller). */
-  chatId?: string;
-  signal?: AbortSignal;
+  chatId?: string | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 export interface CreateAgentInput {
   /** Required; trimmed. */
   name: string;
   /** Trimmed; omitted when empty. */
-  description?: string;
+  description?: string | undefined;
   /** The agent's @username; the server derives one from the name when absent. */
-  username?: string;
+  username?: string | undefined;
   /** Default true on the server: found by search everywhere; false: only in its dev room. */
-  siteWideAvailable?: boolean;
+  siteWideAvailable?: boolean | undefined;
 }
 
 export interface UpdateAgentInput {
-  description?: string;
-  siteWideAvailable?: boolean;
+  description?: string | undefined;
+  siteWideAvailable?: boolean | undefined;
 }
 
 export interface CreateHostedAgentInput {
   /** The display name; required, trimmed. */
   name: string;
-  description?: string;
-  siteWideAvailable?: boolean;
+  description?: string | undefined;
+  siteWideAvailable?: boolean | undefined;
 }
 
 /** An agent with its API key, shown this once (creation and rotation). */

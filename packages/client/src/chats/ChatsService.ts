@@ -22,12 +22,12 @@ export interface ChatsServiceDependencies {
 
 export interface CreateChatInput {
   name: string;
-  description?: string;
+  description?: string | undefined;
 }
 
 export interface ChatPatch {
-  name?: string;
-  description?: string;
+  name?: string | undefined;
+  description?: string | undefined;
 }
 
 /**

@@ -19,24 +19,24 @@ import { deriveConfigFromHost, mergeConfig } from './config';
 
 export interface ConfabClientOptions {
   /** The server's origin. Defaults to the page's origin in a browser, else http://127.0.0.1:8090. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /**
    * Where the session lives: any pocketbase SDK auth store. Defaults to the SDK's LocalAuthStore
    * (localStorage, key `pocketbase_auth`) in browsers and its BaseAuthStore (memory) elsewhere.
    */
-  authStore?: BaseAuthStore;
+  authStore?: BaseAuthStore | undefined;
   /** Used for every request (record API and product endpoints); defaults to the global fetch. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Realtime timings (spec defaults), the WebSocket constructor, and whether auth connects it. */
-  realtime?: RealtimeClientOptions;
+  realtime?: RealtimeClientOptions | undefined;
   /** Send timeout and history page size of client.messages. */
-  messages?: MessagesOptions;
+  messages?: MessagesOptions | undefined;
   /**
    * The constructor client.files.upload() uses for upload progress. Defaults to the global
    * XMLHttpRequest (browsers) unless `fetch` is given: then uploads go through that fetch like
    * every other request. null always uploads with fetch (progress jumps to 100 at the end).
    */
-  XMLHttpRequest?: typeof XMLHttpRequest | null;
+  XMLHttpRequest?: typeof XMLHttpRequest | null | undefined;
 }
 
 export interface RealtimeClientOptions extends RealtimeOptions {
@@ -44,7 +44,7 @@ export interface RealtimeClientOptions extends RealtimeOptions {
    * Default true: initialize() with a valid session, login() and register() connect the realtime
    * connection. Scripts that only use the record API pass false (or call realtime.connect() themselves).
    */
-  autoConnect?: boolean;
+  autoConnect?: boolean | undefined;
 }
 
 export interface RegisterInput {
@@ -53,9 +53,9 @@ export interface RegisterInput {
   password: string;
   passwordConfirm: string;
   /** Where the sign-up came from, e.g. 'main-landing' (the /register `source` parameter). */
-  source?: string;
+  source?: string | undefined;
   /** The /register `user_type` parameter, e.g. 'mixed'. */
-  userType?: string;
+  userType?: string | undefined;
 }
 
 const usersCollection = 'users';

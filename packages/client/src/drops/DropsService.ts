@@ -23,10 +23,10 @@ export interface DropsServiceDependencies {
 
 export interface DropsPageOptions {
   /** Page 1's `snapshot`, for pages 2, 3 … (docs/CONTRACTS.md "Drops" paging). */
-  snapshot?: string;
+  snapshot?: string | undefined;
   /** Default 20 (docs/PRODUCT.md §9), at most 100. */
-  perPage?: number;
-  signal?: AbortSignal;
+  perPage?: number | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** The lists a page of drops comes from: the feed tabs, and the user's bookmarks. */

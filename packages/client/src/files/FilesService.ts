@@ -31,17 +31,17 @@ export interface FilesServiceDependencies {
 
 export interface UploadOptions {
   /** Free text stored with the file (at most 1,000 characters on the server). */
-  description?: string;
+  description?: string | undefined;
   /** Integer percentages 0–100 as the body is sent; always ends with 100 on success. */
-  onProgress?: (percent: number) => void;
-  signal?: AbortSignal;
+  onProgress?: ((percent: number) => void) | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 export interface FileUrlOptions {
   /** Ask the server for `Content-Disposition: attachment` (`?download=1`). */
-  download?: boolean;
+  download?: boolean | undefined;
   /** A file token from fileToken(): links and media elements cannot send the Authorization header. */
-  token?: string;
+  token?: string | undefined;
 }
 
 export interface RemoveManyResult {

@@ -2,9 +2,9 @@ export type TimeAgoLocale = 'en' | 'zh';
 
 export interface TimeAgoOptions {
   /** Defaults to 'en'. */
-  locale?: TimeAgoLocale;
+  locale?: TimeAgoLocale | undefined;
   /** The reference time; defaults to the current time. Pass it in tests. */
-  now?: Date | number;
+  now?: Date | number | undefined;
 }
 
 const minuteMs = 60_000;

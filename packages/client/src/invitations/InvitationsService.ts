@@ -22,12 +22,12 @@ export interface ShareableAcceptResult {
 export interface EmailAcceptInput {
   username: string;
   password: string;
-  display_name?: string;
+  display_name?: string | undefined;
 }
 
 export interface ShareLinkOptions {
-  expiresInHours?: number;
-  maxUses?: number;
+  expiresInHours?: number | undefined;
+  maxUses?: number | undefined;
 }
 
 export interface CreatedShareLink {

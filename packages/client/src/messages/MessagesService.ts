@@ -16,9 +16,9 @@ const messagesCollection = 'messages';
 
 export interface MessagesOptions {
   /** A sent message not confirmed by its new_message within this time is marked failed. Default 10 000. */
-  sendTimeoutMs?: number;
+  sendTimeoutMs?: number | undefined;
   /** Messages per history page. Default 50. */
-  pageSize?: number;
+  pageSize?: number | undefined;
 }
 
 export interface MessagesServiceDependencies {

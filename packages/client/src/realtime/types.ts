@@ -7,22 +7,22 @@ export type RealtimeState = ConnectionState;
 /** Timings of docs/PRODUCT.md §4 / §9; every one defaults to the value given there (constants.ts). */
 export interface RealtimeTimings {
   /** Heartbeat period once connected. Default 30 000. */
-  pingIntervalMs?: number;
+  pingIntervalMs?: number | undefined;
   /** A ping unanswered this long marks the connection dead. Default 10 000. */
-  pongTimeoutMs?: number;
+  pongTimeoutMs?: number | undefined;
   /** From the start of an attempt until authSuccess. Default 15 000. */
-  connectTimeoutMs?: number;
+  connectTimeoutMs?: number | undefined;
   /** Delay before the first reconnect attempt; each further attempt doubles it. Default 1 000. */
-  reconnectBaseDelayMs?: number;
+  reconnectBaseDelayMs?: number | undefined;
   /** Cap of the doubling. Default 30 000. */
-  reconnectMaxDelayMs?: number;
+  reconnectMaxDelayMs?: number | undefined;
   /** Attempts after a loss before giving up (state closed). Default 5. */
-  maxReconnectAttempts?: number;
+  maxReconnectAttempts?: number | undefined;
 }
 
 export interface RealtimeOptions extends RealtimeTimings {
   /** The WebSocket constructor; defaults to globalThis.WebSocket. Inject `ws` in Node 20. */
-  WebSocket?: typeof WebSocket;
+  WebSocket?: typeof WebSocket | undefined;
 }
 
 export interface RealtimeConnectionOptions extends RealtimeOptions {

@@ -26,7 +26,7 @@ export function proxiedImageSrc(src: string): string {
  * cannot send the Authorization header). For hosts that serve the API from another origin or
  * hand the token to images; the renderer's own output stays token-free so it can be cached.
  */
-export function withImageProxyAccess(html: string, options: { baseUrl?: string; token?: string | null }): string {
+export function withImageProxyAccess(html: string, options: { baseUrl?: string | undefined; token?: string | null | undefined }): string {
   if (!html.includes(`${imageProxyPath}?url=`)) return html;
   const base = (options.baseUrl ?? '').replace(/\/+$/, '');
   const token = options.token === undefined || options.token === null || options.token === '' ? '' : `token=${encodeURIComponent(options.token)}&amp;`;

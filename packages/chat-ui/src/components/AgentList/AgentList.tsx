@@ -16,7 +16,7 @@ export interface AgentListProps {
   empty: boolean;
   emptyText: string;
   /** The agent cards. */
-  children?: ReactNode;
+  children?: ReactNode | undefined;
 }
 
 /** A list of agents on the agent pages: its heading, the loading note, the failure with Try again, the empty note, the cards. */

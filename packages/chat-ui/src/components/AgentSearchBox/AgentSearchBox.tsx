@@ -10,10 +10,10 @@ export interface AgentSearchBoxProps {
    * What the Chat button of a result does. By default it opens /chat/new with the agent
    * preselected (navigation state `{ preselectedAgent }`, docs/PRODUCT.md §2).
    */
-  onChat?: (agent: AgentSearchHit) => void;
+  onChat?: ((agent: AgentSearchHit) => void) | undefined;
   /** The visible heading; default 'Find an agent'. */
-  title?: string;
-  className?: string;
+  title?: string | undefined;
+  className?: string | undefined;
 }
 
 /** The navigation state /chat/new reads (docs/PRODUCT.md §2: "Navigation state may carry a preselectedAgent"). */

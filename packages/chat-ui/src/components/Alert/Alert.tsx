@@ -3,8 +3,8 @@ import type { ReactNode } from 'react';
 export interface AlertProps {
   children: ReactNode;
   /** Lets a form point at the alert with aria-describedby. */
-  id?: string;
-  className?: string;
+  id?: string | undefined;
+  className?: string | undefined;
 }
 
 /** An error message, announced immediately by screen readers (role="alert"). */

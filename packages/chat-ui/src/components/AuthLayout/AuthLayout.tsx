@@ -5,10 +5,10 @@ export interface AuthLayoutProps {
   /** The page heading (an h1), e.g. 'Sign In'. */
   title: string;
   /** A short line under the heading. */
-  description?: ReactNode;
+  description?: ReactNode | undefined;
   /** Links under the card body, e.g. 'Create an account'. */
-  footer?: ReactNode;
-  children?: ReactNode;
+  footer?: ReactNode | undefined;
+  children?: ReactNode | undefined;
 }
 
 /** The centred card every account screen uses: logo, heading, body and footer links. */

@@ -3,9 +3,9 @@ import type { ButtonHTMLAttributes } from 'react';
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger';
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
-  variant?: ButtonVariant;
+  variant?: ButtonVariant | undefined;
   /** Stretch to the width of the container (forms, cards). */
-  fullWidth?: boolean;
+  fullWidth?: boolean | undefined;
 }
 
 /**

@@ -16,9 +16,9 @@ export interface ChatFilesPanelProps {
   chatId: string;
   onClose: () => void;
   /** Changing it reloads the list, e.g. after an upload finished while the panel is open. */
-  refreshKey?: number;
+  refreshKey?: number | undefined;
   /** Time-ago language; default 'en'. */
-  locale?: TimeAgoLocale;
+  locale?: TimeAgoLocale | undefined;
 }
 
 export type FilesView = 'list' | 'grid';

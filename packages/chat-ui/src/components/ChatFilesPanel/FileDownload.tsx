@@ -9,7 +9,7 @@ export interface FileDownloadProps {
   requestToken: () => Promise<string>;
   /** Shows an error text (docs/PRODUCT.md §8: 'Failed to download file'). */
   onError: (text: string) => void;
-  className?: string;
+  className?: string | undefined;
 }
 
 /**

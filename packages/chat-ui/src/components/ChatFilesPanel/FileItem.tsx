@@ -11,13 +11,13 @@ export interface FileItemProps {
   onPreview: () => void;
   onDelete: () => void;
   /** Whether the caller may delete the file (their own upload): only then Delete and the select box show. */
-  canDelete?: boolean;
-  deleteDisabled?: boolean;
+  canDelete?: boolean | undefined;
+  deleteDisabled?: boolean | undefined;
   /** The download control (FileDownload). */
   download: ReactNode;
-  locale?: TimeAgoLocale;
+  locale?: TimeAgoLocale | undefined;
   /** The reference time of the time-ago label. */
-  now?: number;
+  now?: number | undefined;
 }
 
 /**

@@ -23,7 +23,7 @@ export interface FilePreviewProps {
   /** The download control (FileDownload). */
   download: ReactNode;
   onClose: () => void;
-  locale?: TimeAgoLocale;
+  locale?: TimeAgoLocale | undefined;
 }
 
 /** Audio files are recognised by extension (docs/PRODUCT.md §5), under either name. */

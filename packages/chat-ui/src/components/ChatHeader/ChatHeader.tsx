@@ -9,20 +9,20 @@ export interface ChatHeaderProps {
   searchQuery: string;
   onSearchChange: (query: string) => void;
   /** Opens the chat files panel; the button is disabled until a host provides it. */
-  onOpenFiles?: () => void;
+  onOpenFiles?: (() => void) | undefined;
   /** Opens the Create a Drop modal; the button is disabled until a host provides it. */
-  onCreateDrop?: () => void;
+  onCreateDrop?: (() => void) | undefined;
   /**
    * Whether the user may invite people (docs/PRODUCT.md §6: chat admins). When false, Invite User
    * is disabled and says why. Default true; ChatPage passes whether the user is an admin.
    */
-  canInvite?: boolean;
+  canInvite?: boolean | undefined;
   /**
    * Called when the pointer reaches, or focus lands on, the button of a part that loads on
    * demand ('files': Chat Files, 'createDrop': Create a Drop), so its code can load before the
    * click. On a phone, opening the actions menu announces both.
    */
-  onPrefetch?: (part: ChatHeaderPart) => void;
+  onPrefetch?: ((part: ChatHeaderPart) => void) | undefined;
 }
 
 /** The parts the header's buttons open that ChatPage loads on demand. */

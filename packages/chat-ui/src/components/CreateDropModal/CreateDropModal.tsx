@@ -11,11 +11,11 @@ export interface CreateDropModalProps {
   /** The chat the drop is published from (the user must take part in it). */
   chatId: string;
   /** Shown under the title ('From Design'). */
-  chatName?: string;
+  chatName?: string | undefined;
   /** Escape, a click on the backdrop, Cancel and × call it. */
   onClose: () => void;
   /** After publishing; default: open /drops/{slug} (docs/PRODUCT.md §7). */
-  onCreated?: (drop: WireDrop) => void;
+  onCreated?: ((drop: WireDrop) => void) | undefined;
 }
 
 const { titleMaxLength, contentMaxLength } = constants.drop;

@@ -10,11 +10,11 @@ import { TimeAgo } from '../Message/TimeAgo';
 export interface DropCardProps {
   drop: WireDrop;
   /** Relative-date language; default 'en'. */
-  locale?: TimeAgoLocale;
+  locale?: TimeAgoLocale | undefined;
   /** The reference time of the relative date; default now (stories and tests pin it). */
-  now?: Date | number;
+  now?: Date | number | undefined;
   /** Hide the chat header (the chat drops view, where every card is of the same chat). */
-  hideChat?: boolean;
+  hideChat?: boolean | undefined;
 }
 
 /**

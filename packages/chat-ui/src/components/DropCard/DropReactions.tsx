@@ -4,7 +4,7 @@ import { useConfabClient } from '../../provider/hooks';
 
 export interface DropReactionProps {
   drop: Pick<WireDrop, 'id' | 'is_liked' | 'like_count' | 'is_bookmarked'>;
-  className?: string;
+  className?: string | undefined;
 }
 
 /*

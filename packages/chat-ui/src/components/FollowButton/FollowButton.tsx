@@ -8,10 +8,10 @@ import { useConfabClient } from '../../provider/hooks';
 export interface FollowButtonProps {
   chatId: string;
   /** Named after the button for assistive technology when several are listed ('Follow Design'). */
-  chatName?: string;
+  chatName?: string | undefined;
   /** Whether the user follows the chat before any follow answer (the list it comes from says). */
-  initialFollowing?: boolean;
-  className?: string;
+  initialFollowing?: boolean | undefined;
+  className?: string | undefined;
 }
 
 /**

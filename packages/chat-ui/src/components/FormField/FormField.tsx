@@ -4,9 +4,9 @@ export interface FormFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   /** Visible label text; it is also the field's accessible name. */
   label: string;
   /** Optional help text shown under the field and read after the label. */
-  hint?: string;
+  hint?: string | undefined;
   /** An explicit id; by default one is generated. */
-  id?: string;
+  id?: string | undefined;
 }
 
 /** A labelled text input: a visible `<label htmlFor>` tied to the input, plus an optional hint. */

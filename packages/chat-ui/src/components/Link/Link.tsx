@@ -5,7 +5,7 @@ export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>,
   /** An in-app path such as `/login` or `/register?source=main-landing`. */
   to: string;
   /** Replace the current history entry instead of pushing one. */
-  replace?: boolean;
+  replace?: boolean | undefined;
 }
 
 /** True when the browser should handle the click itself (new tab, download, other frame…). */

@@ -1,7 +1,7 @@
 export interface LogoProps {
   /** Hide the word mark and show only the symbol (narrow spaces). */
-  compact?: boolean;
-  className?: string;
+  compact?: boolean | undefined;
+  className?: string | undefined;
 }
 
 /** The Confab mark: a speech bubble with a spark, plus the word mark. */

@@ -10,13 +10,13 @@ import { TimeAgo } from './TimeAgo';
 export interface MessageProps {
   message: ClientMessage;
   /** Time-ago language; default 'en'. */
-  locale?: TimeAgoLocale;
+  locale?: TimeAgoLocale | undefined;
   /** Fixed reference time for time-ago (tests and stories); by default the shared clock, which ticks. */
-  now?: number;
+  now?: number | undefined;
   /** Text to mark in a plain-text body (the chat search). */
-  highlight?: string;
+  highlight?: string | undefined;
   /** Called with the client_id when 'Retry' is pressed on a failed message. */
-  onRetry?: (clientId: string) => void;
+  onRetry?: ((clientId: string) => void) | undefined;
 }
 
 /** Wraps every case-insensitive occurrence of `query` in <mark>. */

@@ -4,10 +4,10 @@ import { useNow } from '../../internal/useNow';
 export interface TimeAgoProps {
   /** The moment described: a PocketBase or ISO datetime, a Date or epoch milliseconds. */
   date: string | Date | number;
-  locale?: TimeAgoLocale;
+  locale?: TimeAgoLocale | undefined;
   /** A fixed reference time (tests, stories); by default the page's shared clock, which ticks. */
-  now?: number;
-  className?: string;
+  now?: number | undefined;
+  className?: string | undefined;
 }
 
 /**

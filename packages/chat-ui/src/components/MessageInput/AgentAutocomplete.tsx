@@ -12,7 +12,7 @@ export interface AgentAutocompleteProps {
   /** The highlighted option (keyboard ↑ ↓ or the pointer). */
   activeIndex: number;
   onPick: (agent: AgentSearchHit) => void;
-  onActivate?: (index: number) => void;
+  onActivate?: ((index: number) => void) | undefined;
 }
 
 /**

@@ -13,14 +13,14 @@ export interface MessageInputProps {
   /** Called with the trimmed, non-empty text; the field is then cleared. */
   onSend: (content: string) => void;
   /** Disables typing and sending (e.g. before the chat has loaded). */
-  disabled?: boolean;
-  placeholder?: string;
+  disabled?: boolean | undefined;
+  placeholder?: string | undefined;
   /** The placeholder where `placeholder` would not fit on one line (a phone); default 'Type a message…'. */
-  shortPlaceholder?: string;
+  shortPlaceholder?: string | undefined;
   /** Called for each file the upload zone stored. */
-  onFileUploaded?: (file: ChatFile) => void;
+  onFileUploaded?: ((file: ChatFile) => void) | undefined;
   /** Text the field starts with (e.g. a mention to finish). */
-  initialText?: string;
+  initialText?: string | undefined;
 }
 
 /**

@@ -6,11 +6,11 @@ import { useUploads, type UploadItem } from './useUploads';
 export interface UploadZoneProps {
   /** The chat the files go to. */
   chatId: string;
-  id?: string;
+  id?: string | undefined;
   /** Hides the zone without forgetting uploads in progress or the recent list. */
-  hidden?: boolean;
+  hidden?: boolean | undefined;
   /** Called once per file the server stored (e.g. to refresh an open files panel). */
-  onUploaded?: (file: ChatFile) => void;
+  onUploaded?: ((file: ChatFile) => void) | undefined;
 }
 
 const hasFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? []).includes('Files');

@@ -11,23 +11,23 @@ export interface MessageListProps {
   /** The chat's messages in order (oldest first), as the store holds them. */
   messages: readonly ClientMessage[];
   /** True while a page loads (the first one, or an older one). */
-  loading?: boolean;
+  loading?: boolean | undefined;
   /** True while older history exists; scrolling near the top then calls onLoadOlder. */
-  hasOlder?: boolean;
-  onLoadOlder?: () => unknown;
-  onRetry?: (clientId: string) => void;
+  hasOlder?: boolean | undefined;
+  onLoadOlder?: (() => unknown) | undefined;
+  onRetry?: ((clientId: string) => void) | undefined;
   /** The chat search: only messages containing it are shown, with the text marked. */
-  filter?: string;
+  filter?: string | undefined;
   /** Who the empty state welcomes. */
-  userName?: string;
-  locale?: TimeAgoLocale;
+  userName?: string | undefined;
+  locale?: TimeAgoLocale | undefined;
   /** Reference time for time-ago labels (tests and stories). */
-  now?: number;
+  now?: number | undefined;
   /**
    * Agent notices for this user (store.agentNotices): each is shown after the message it is
    * about, or at the end while that message is not listed.
    */
-  notices?: readonly AgentNoticeData[];
+  notices?: readonly AgentNoticeData[] | undefined;
 }
 
 /** A row of the list: a message, or a notice shown after the message it is about. */

@@ -1,5 +1,5 @@
 export interface MessageListEmptyProps {
-  userName?: string;
+  userName?: string | undefined;
 }
 
 /** docs/PRODUCT.md §1 suggestions shown in an empty chat. */

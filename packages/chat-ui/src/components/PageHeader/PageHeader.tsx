@@ -4,16 +4,16 @@ import { SidebarToggle } from './SidebarToggle';
 
 export interface PageHeaderProps {
   /** The page title, rendered as the page's h1. */
-  title?: ReactNode;
+  title?: ReactNode | undefined;
   /** With a back target the header shows a back button; without, the sidebar menu toggle. */
-  backTo?: string;
+  backTo?: string | undefined;
   /** The back button's accessible name; default 'Back'. */
-  backLabel?: string;
+  backLabel?: string | undefined;
   /** Anything shown at the end of the header (buttons, status). */
-  actions?: ReactNode;
+  actions?: ReactNode | undefined;
   /** Extra content after the title (e.g. the logo in the empty shell). */
-  children?: ReactNode;
-  className?: string;
+  children?: ReactNode | undefined;
+  className?: string | undefined;
 }
 
 /** The shared page header of docs/PRODUCT.md §2 Sidebar: a back button or the sidebar menu toggle, then the title. */

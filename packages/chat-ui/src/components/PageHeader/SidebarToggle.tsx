@@ -2,7 +2,7 @@ import { useRef } from 'react';
 import { useSidebarToggle } from '../../provider/ShellContext';
 
 export interface SidebarToggleProps {
-  className?: string;
+  className?: string | undefined;
 }
 
 /** The small-screen menu button: 'Open sidebar' / 'Close sidebar', hidden on wide screens by CSS. */

@@ -4,9 +4,9 @@ import { constants, timeAgo, type SearchResultItem, type SearchResultsData, type
 export interface SearchResultsCardProps {
   data: SearchResultsData;
   /** Locale of the timestamp; default 'en'. */
-  locale?: TimeAgoLocale;
+  locale?: TimeAgoLocale | undefined;
   /** Reference time for the timestamp (tests and stories). */
-  now?: number;
+  now?: number | undefined;
 }
 
 const { perPage, snippetMaxLength } = constants.searchResults;

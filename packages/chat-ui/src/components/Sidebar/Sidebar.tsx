@@ -9,13 +9,13 @@ import { SidebarUser } from './SidebarUser';
 
 export interface SidebarProps {
   /** The element id the menu toggle points at with aria-controls. */
-  id?: string;
+  id?: string | undefined;
   /** Called after any navigation from the sidebar, so a small-screen drawer can close. */
-  onNavigate?: () => void;
+  onNavigate?: (() => void) | undefined;
   /** Called after the user has logged out (the sidebar already navigated to /login). */
-  onLogout?: () => void;
+  onLogout?: (() => void) | undefined;
   /** The highlighted chat; by default the store's current chat. */
-  activeChatId?: string | null;
+  activeChatId?: string | null | undefined;
 }
 
 /** Workspace destinations of docs/PRODUCT.md §2 Sidebar; the badges are labels only (no role check yet). */

@@ -6,12 +6,12 @@ export interface SidebarChatListProps {
   chats: readonly ChatRecord[];
   onOpenChat: (chatId: string) => void;
   /** The chat shown in the main area; its entry is highlighted and marked aria-current. */
-  activeChatId?: string | null;
+  activeChatId?: string | null | undefined;
   /** True while the list loads; shown only when there is nothing to show yet. */
-  loading?: boolean;
+  loading?: boolean | undefined;
   /** The message of a failed load, with a 'Try again' button when onRetry is given. */
-  error?: string | null;
-  onRetry?: () => void;
+  error?: string | null | undefined;
+  onRetry?: (() => void) | undefined;
 }
 
 /** Chat names with their description (or 'No description'), per docs/PRODUCT.md §2 Sidebar. */

@@ -3,7 +3,7 @@ import { Button } from '../Button/Button';
 import { useConfabClient, useConfabStore, useNavigate } from '../../provider/hooks';
 
 export interface SidebarUserProps {
-  onLogout?: () => void;
+  onLogout?: (() => void) | undefined;
 }
 
 const selectUser = (state: ClientState) => state.user;

@@ -1,7 +1,7 @@
 export interface SpinnerProps {
   /** Diameter in pixels. */
-  size?: number;
-  className?: string;
+  size?: number | undefined;
+  className?: string | undefined;
 }
 
 /**

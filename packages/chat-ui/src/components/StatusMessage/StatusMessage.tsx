@@ -4,8 +4,8 @@ export type StatusMessageVariant = 'success' | 'info';
 
 export interface StatusMessageProps {
   children: ReactNode;
-  variant?: StatusMessageVariant;
-  className?: string;
+  variant?: StatusMessageVariant | undefined;
+  className?: string | undefined;
 }
 
 /** A polite live region (role="status") for successes and progress: announced without interrupting. */

@@ -14,14 +14,14 @@ export interface AppShellProps {
    * Connect client.realtime when a user is signed in and it has never connected. Default false:
    * the client connects itself on auth unless created with `realtime: { autoConnect: false }`.
    */
-  connectRealtime?: boolean;
+  connectRealtime?: boolean | undefined;
   /** The chat to highlight in the sidebar (e.g. the route's id); default the store's current chat. */
-  activeChatId?: string | null;
+  activeChatId?: string | null | undefined;
   /**
    * The main area (ChatPage, CreateChatScreen, ChatOptionsScreen …), each with its own header; by
    * default a small header with the menu toggle and the 'Select a chat to get started' empty state.
    */
-  children?: ReactNode;
+  children?: ReactNode | undefined;
 }
 
 const selectSidebarOpen = (state: ClientState) => state.sidebarOpen;

@@ -14,9 +14,9 @@ import { useConfabClient, useConfabStore, useNavigate } from '../../provider/hoo
 export interface ChatDropsScreenProps {
   /** The chat of /chat/{id}/drops. */
   chatId: string;
-  locale?: TimeAgoLocale;
+  locale?: TimeAgoLocale | undefined;
   /** Appended to '<chat name> - Drops' in document.title; default ' - Confab'. */
-  titleSuffix?: string;
+  titleSuffix?: string | undefined;
 }
 
 const selectUserId = (state: ClientState) => state.user?.id ?? null;

@@ -16,27 +16,27 @@ export interface ChatPageProps {
   /** The chat of /chat/{id}. */
   chatId: string;
   /** Time-ago language; default 'en'. */
-  locale?: TimeAgoLocale;
+  locale?: TimeAgoLocale | undefined;
   /** Appended to the chat name in document.title; default ' - Confab'. */
-  titleSuffix?: string;
+  titleSuffix?: string | undefined;
   /**
    * Replaces what the header's Chat Files button does. Without it the page opens its own
    * ChatFilesPanel.
    */
-  onOpenFiles?: () => void;
+  onOpenFiles?: (() => void) | undefined;
   /**
    * Replaces what the header's Create a Drop button does. Without it the page opens its own
    * CreateDropModal, which opens the new drop at /drops/{slug}.
    */
-  onCreateDrop?: () => void;
+  onCreateDrop?: (() => void) | undefined;
   /**
    * A first message to send once the chat has opened (a chat started from the agent search,
    * docs/PRODUCT.md §7: e.g. '@drops create a summary drop about our recent discussion'); sent
    * once.
    */
-  initialMessage?: string;
+  initialMessage?: string | undefined;
   /** Called after initialMessage was sent, so the host can forget it (e.g. clear navigation state). */
-  onInitialMessageSent?: () => void;
+  onInitialMessageSent?: (() => void) | undefined;
 }
 
 const selectUser = (state: ClientState) => state.user;

@@ -10,7 +10,7 @@ export interface TitleFlashOptions {
    */
   latestMessageKey: string | number | null;
   /** Flash period; default docs/PRODUCT.md §2 1.5 s. */
-  intervalMs?: number;
+  intervalMs?: number | undefined;
 }
 
 /** '(n) New messages!': the flashing title of docs/PRODUCT.md §2 Chat page behaviour. */

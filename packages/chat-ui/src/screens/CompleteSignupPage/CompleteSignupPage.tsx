@@ -9,9 +9,9 @@ import { useConfabClient, useNavigate } from '../../provider/hooks';
 
 export interface CompleteSignupPageProps {
   /** The query parameters of the /complete-signup link. */
-  userId?: string | null;
-  chatId?: string | null;
-  tempPassword?: string | null;
+  userId?: string | null | undefined;
+  chatId?: string | null | undefined;
+  tempPassword?: string | null | undefined;
 }
 
 /**

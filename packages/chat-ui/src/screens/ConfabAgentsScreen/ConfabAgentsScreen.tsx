@@ -10,9 +10,9 @@ import { CreateHostedAgentForm } from './CreateHostedAgentForm';
 
 export interface ConfabAgentsScreenProps {
   /** Where the back button goes; docs/PRODUCT.md §2: '/'. */
-  backTo?: string;
+  backTo?: string | undefined;
   /** Asks before deleting; default window.confirm with the docs/PRODUCT.md §8 text. */
-  confirm?: (question: string) => boolean;
+  confirm?: ((question: string) => boolean) | undefined;
 }
 
 type Load = { kind: 'loading' } | { kind: 'failed' } | { kind: 'forbidden' } | { kind: 'loaded'; agents: AgentView[] };

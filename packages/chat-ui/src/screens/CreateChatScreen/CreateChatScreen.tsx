@@ -12,12 +12,12 @@ import { useConfabClient, useConfabStore, useNavigate } from '../../provider/hoo
 
 export interface CreateChatScreenProps {
   /** Back target of the header; docs/PRODUCT.md §2: the new-chat screen goes back to '/'. */
-  backTo?: string;
+  backTo?: string | undefined;
   /**
    * The agent chosen in the agent search (navigation state `preselectedAgent`, docs/PRODUCT.md §2):
    * the new chat starts with a first message to it (docs/PRODUCT.md §7).
    */
-  preselectedAgent?: AgentSearchHit | null;
+  preselectedAgent?: AgentSearchHit | null | undefined;
 }
 
 /** The navigation state /chat/{id} reads after a chat started with an agent: the message to send first. */

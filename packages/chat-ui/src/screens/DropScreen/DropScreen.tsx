@@ -16,12 +16,12 @@ export interface DropScreenProps {
   /** The slug (or id) of /drops/{slug}. */
   slug: string;
   /** Where the back button goes; default the feed, '/drops'. */
-  backTo?: string;
+  backTo?: string | undefined;
   /** Asks before deleting; default window.confirm. */
-  confirm?: (question: string) => boolean;
-  locale?: TimeAgoLocale;
+  confirm?: ((question: string) => boolean) | undefined;
+  locale?: TimeAgoLocale | undefined;
   /** Appended to the drop's title in document.title; default ' - Drops - Confab'. */
-  titleSuffix?: string;
+  titleSuffix?: string | undefined;
 }
 
 const selectUserId = (state: ClientState) => state.user?.id ?? null;

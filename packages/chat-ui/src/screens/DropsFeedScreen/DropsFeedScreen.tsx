@@ -14,11 +14,11 @@ import { FeedTabs } from './FeedTabs';
 
 export interface DropsFeedScreenProps {
   /** The open tab (the route: /drops, /drops/trending, /drops/discover); default 'following'. */
-  tab?: FeedTab;
+  tab?: FeedTab | undefined;
   /** Relative-date language; default 'en'. */
-  locale?: TimeAgoLocale;
+  locale?: TimeAgoLocale | undefined;
   /** Appended to 'Drops' in document.title; default ' - Confab'. */
-  titleSuffix?: string;
+  titleSuffix?: string | undefined;
 }
 
 /** The status line of docs/PRODUCT.md §2 Drops feed. */

@@ -11,7 +11,7 @@ import { useConfabClient } from '../../provider/hooks';
 
 export interface ForgotPasswordScreenProps {
   /** Prefill the e-mail field, e.g. from a query parameter. */
-  initialEmail?: string;
+  initialEmail?: string | undefined;
 }
 
 /** Ask for a password-reset e-mail. States: idle, submitting, error, success. */

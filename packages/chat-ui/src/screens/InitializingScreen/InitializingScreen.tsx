@@ -2,7 +2,7 @@ import { useComponents } from '../../provider/ComponentsContext';
 
 export interface InitializingScreenProps {
   /** The text read out and shown under the spinner. */
-  message?: string;
+  message?: string | undefined;
 }
 
 /** Shown at app start while the client restores the session (docs/PRODUCT.md §2). */

@@ -12,7 +12,7 @@ export const COPY_CONFIRMATION_MS = constants.copyConfirmationMs;
 export interface ShareLinkSectionProps {
   chatId: string;
   /** Defaults to navigator.clipboard.writeText. */
-  copyText?: (text: string) => Promise<void>;
+  copyText?: ((text: string) => Promise<void>) | undefined;
 }
 
 function defaultCopy(text: string): Promise<void> {

@@ -19,13 +19,13 @@ export const JOIN_REDIRECT_DELAY_MS = constants.redirectDelayMs.afterJoin;
 
 export interface JoinScreenProps {
   /** From /join/{token} or ?token=; missing or blank shows 'Invalid invitation link'. */
-  token?: string | null;
+  token?: string | null | undefined;
 }
 
 export type JoinState =
   | { kind: 'processing' }
   | { kind: 'error'; message: string }
-  | { kind: 'success'; chatId: string; delayMs: number; warning?: string }
+  | { kind: 'success'; chatId: string; delayMs: number; warning?: string | undefined }
   | { kind: 'login'; invitation: Invitation }
   | { kind: 'name'; invitation: Invitation }
   | { kind: 'signup'; invitation: Invitation };

@@ -4,7 +4,7 @@ import { features, GET_STARTED_PATH, steps } from './landingContent';
 
 export interface LandingPageProps {
   /** Override the call-to-action target (default /register?source=main-landing&user_type=mixed). */
-  getStartedPath?: string;
+  getStartedPath?: string | undefined;
 }
 
 /** The public front page: navbar with sign-in, hero, how-it-works features, final call to action. */

@@ -13,7 +13,7 @@ export interface LoginScreenProps {
    * Where to go after signing in. The host reads it from `?redirect=` and must pass only
    * same-origin paths. Default '/'.
    */
-  redirectTo?: string;
+  redirectTo?: string | undefined;
 }
 
 /** Sign in with username (or e-mail) and password. States: idle, submitting, error. */

@@ -11,7 +11,7 @@ export interface AgentCardProps {
   /** A new key after rotation (shown once by the screen). */
   onKey: (rotated: AgentWithKey) => void;
   /** Asks before deleting; default window.confirm with the docs/PRODUCT.md §8 text. */
-  confirm?: (question: string) => boolean;
+  confirm?: ((question: string) => boolean) | undefined;
 }
 
 const defaultConfirm = (question: string) => window.confirm(question);

@@ -15,7 +15,7 @@ export interface AgentKeyNoticeProps {
   /** Hides the key for good. */
   onDismiss: () => void;
   /** Defaults to navigator.clipboard.writeText. */
-  copyText?: (text: string) => Promise<void>;
+  copyText?: ((text: string) => Promise<void>) | undefined;
 }
 
 /**

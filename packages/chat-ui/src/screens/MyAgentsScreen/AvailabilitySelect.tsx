@@ -4,9 +4,9 @@ export interface AvailabilitySelectProps {
   /** True: site-wide (found by search everywhere); false: dev room only. */
   siteWide: boolean;
   onChange: (siteWide: boolean) => void;
-  disabled?: boolean;
+  disabled?: boolean | undefined;
   /** Visible label; default 'Availability'. */
-  label?: string;
+  label?: string | undefined;
 }
 
 /** docs/PRODUCT.md §4 agent availability: site-wide or dev room only. */

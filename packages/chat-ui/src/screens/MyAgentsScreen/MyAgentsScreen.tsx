@@ -11,11 +11,11 @@ import { CreateAgentForm } from './CreateAgentForm';
 
 export interface MyAgentsScreenProps {
   /** Where the back button goes; docs/PRODUCT.md §2: '/'. */
-  backTo?: string;
+  backTo?: string | undefined;
   /** Asks before deleting or replacing a key; default window.confirm. */
-  confirm?: (question: string) => boolean;
+  confirm?: ((question: string) => boolean) | undefined;
   /** Copies the API key; default navigator.clipboard.writeText. */
-  copyText?: (text: string) => Promise<void>;
+  copyText?: ((text: string) => Promise<void>) | undefined;
 }
 
 const selectAgents = (state: ClientState) => state.agents;

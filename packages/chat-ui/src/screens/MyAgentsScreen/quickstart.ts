@@ -16,7 +16,7 @@ export interface QuickstartInput {
   /** The signed-in user's username. */
   username: string;
   /** An agent of theirs to run, when they have one; otherwise the steps create one. */
-  agentUsername?: string | null;
+  agentUsername?: string | null | undefined;
 }
 
 export interface QuickstartStep {

@@ -17,7 +17,7 @@ const none: Notice = { kind: 'none' };
 
 export interface ProfileScreenProps {
   /** Where the back button goes; docs/PRODUCT.md §2: '/'. */
-  backTo?: string;
+  backTo?: string | undefined;
 }
 
 /** Masked state of a stored key: the server's hint, or dots; 'Not set' without one. */

@@ -15,9 +15,9 @@ export const REGISTER_REDIRECT_DELAY_MS = constants.redirectDelayMs.afterRegiste
 
 export interface RegisterScreenProps {
   /** Where the visitor came from (`?source=`), stored with the account for attribution. */
-  source?: string;
+  source?: string | undefined;
   /** The visitor's self-declared kind (`?user_type=`), e.g. 'mixed'. */
-  userType?: string;
+  userType?: string | undefined;
 }
 
 interface RegisterValues {

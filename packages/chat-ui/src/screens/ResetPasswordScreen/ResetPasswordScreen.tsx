@@ -7,7 +7,7 @@ import { SetNewPasswordForm } from './SetNewPasswordForm';
 
 export interface ResetPasswordScreenProps {
   /** The token from the mailed link (`/reset-password?token=…`); absent or empty shows an error. */
-  token?: string | null;
+  token?: string | null | undefined;
 }
 
 /**
