@@ -27,5 +27,8 @@ export interface RouteRow {
 
 export function gzipSize(bytes: Uint8Array | string): number;
 export function routeFiles(manifest: Manifest, pageKeys: string[]): string[];
+export function entryKeyOf(manifest: Manifest): string;
+export function budgetedRouteFiles(manifest: Manifest, routeTable: RouteTable): { route: string; files: string[] }[];
+export function builtRouteFiles(app: string): { route: string; files: string[] }[];
 export function measureRoutes(input: { manifest: Manifest; routeTable: RouteTable; readAsset: (file: string) => Uint8Array | string }): RouteRow[];
 export function formatTable(rows: RouteRow[]): string;

@@ -23,7 +23,7 @@ export function gzipSize(bytes) {
 }
 
 /** The key of the build's one entry (index.html); throws when there is not exactly one. */
-function entryKeyOf(manifest) {
+export function entryKeyOf(manifest) {
   const keys = Object.keys(manifest).filter((key) => manifest[key].isEntry === true);
   if (keys.length !== 1) throw new Error(`expected one entry in the manifest, found ${keys.length}`);
   return keys[0];
@@ -52,6 +52,33 @@ export function routeFiles(manifest, pageKeys) {
   return files;
 }
 
+/** The page keys (Vite manifest keys) of each budgeted route, by the route table's page names. */
+function budgetedPageKeys(routeTable) {
+  return routeTable.budgets.map(({ route, pages }) => ({
+    route,
+    pageKeys: pages.map((name) => {
+      const key = routeTable.pages[name];
+      if (key === undefined) throw new Error(`route ${route} names page "${name}", which routeModules.json does not list`);
+      return key;
+    }),
+  }));
+}
+
+/**
+ * Each budgeted route with the JS files a first visit of it downloads (routeFiles), e.g.
+ * `{ route: '/chat/:id', files: ['assets/index-….js', …] }`: what the server preloads for it.
+ */
+export function budgetedRouteFiles(manifest, routeTable) {
+  return budgetedPageKeys(routeTable).map(({ route, pageKeys }) => ({ route, files: routeFiles(manifest, pageKeys) }));
+}
+
+/** budgetedRouteFiles of the app built in `app` (its dist/.vite/manifest.json and route table). */
+export function builtRouteFiles(app) {
+  const manifest = JSON.parse(readFileSync(join(app, 'dist/.vite/manifest.json'), 'utf8'));
+  const routeTable = JSON.parse(readFileSync(join(app, 'src/routeModules.json'), 'utf8'));
+  return budgetedRouteFiles(manifest, routeTable);
+}
+
 /**
  * One row per budgeted route: its gzip size in bytes (the sum over its files, each gzipped on its
  * own as the browser downloads it) and whether it fits.
@@ -62,13 +89,9 @@ export function measureRoutes({ manifest, routeTable, readAsset }) {
     if (!sizes.has(file)) sizes.set(file, gzipSize(readAsset(file)));
     return sizes.get(file);
   };
-  return routeTable.budgets.map(({ route, pages, limitKb, targetKb }) => {
-    const pageKeys = pages.map((name) => {
-      const key = routeTable.pages[name];
-      if (key === undefined) throw new Error(`route ${route} names page "${name}", which routeModules.json does not list`);
-      return key;
-    });
-    const files = routeFiles(manifest, pageKeys);
+  const filesOf = new Map(budgetedRouteFiles(manifest, routeTable).map(({ route, files }) => [route, files]));
+  return routeTable.budgets.map(({ route, limitKb, targetKb }) => {
+    const files = filesOf.get(route);
     const gzipBytes = files.reduce((total, file) => total + sizeOf(file), 0);
     const target = targetKb === undefined ? {} : { targetBytes: targetKb * 1000, meetsTarget: gzipBytes <= targetKb * 1000 };
     return { route, files, gzipBytes, limitBytes: limitKb * 1000, ok: gzipBytes <= limitKb * 1000, ...target };

@@ -1,11 +1,12 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { workspaceAliases } from '../../vitest.shared.ts';
+import { routePreloads } from '../../scripts/routePreloads.mjs';
 
 const apiTarget = process.env.CONFAB_API ?? 'http://127.0.0.1:8090';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), routePreloads()],
   resolve: { alias: workspaceAliases },
   server: {
     port: 5173,

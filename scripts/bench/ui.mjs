@@ -1,16 +1,21 @@
 #!/usr/bin/env node
-// `pnpm bench:ui`: does a chat of 10,000 messages open as fast as one of 100, in a real browser?
+// `pnpm bench:ui`: does a chat of 10,000 messages open as fast as one of 100, in a real browser,
+// and how long after the page's load event does content appear?
 //
 // Starts the built confab-server (packages/server/dist/bin.js) serving the built reference app
 // (apps/reference/dist) on a temp data dir, seeds two chats through the record API (10,000 and 100
-// messages), signs in once in Debian's Chromium (playwright-core), then opens the two chats in
-// alternating runs, each in a new tab: the time from navigation start to the chat's last message
-// being on screen, measured inside the page. Prints every run, the medians, the ratio (target
-// ≤ 1.2×) and the message rows in the DOM (target ≤ 200); exits 1 when a target is missed.
+// messages), signs in once in Debian's Chromium (playwright-core), then opens /login (signed out,
+// in a context of its own) and the two chats in alternating runs, each in a new tab. Measured
+// inside the page, in ms since navigation start: the load event, the login form on screen, the
+// chat's last message on screen. Prints every run and the medians with their targets: the big
+// chat ≤ 1.2× the small one, message rows in the DOM ≤ 200, the login form ≤ 2× and a chat's last
+// message ≤ 3× the load event of the same navigation (the median of the per-navigation ratios).
+// Exits 1 when a target is missed.
 //
-//   pnpm bench:ui                      7 runs of each chat
+//   pnpm bench:ui                      7 runs of each
 //   pnpm bench:ui --runs=3             quicker
 //   pnpm bench:ui --big=20000          a bigger chat
+//   pnpm bench:ui --timeline=1         also print one chat open's requests (start → end, ms)
 //
 // Needs `pnpm build` first (the server's dist and the app's dist). See scripts/bench/README.md.
 import { spawn } from 'node:child_process';
@@ -31,6 +36,9 @@ const defaults = Object.freeze({
   small: 100, // messages in the small chat
   maxRatio: 1.2, // target: big median ≤ this × small median
   maxRows: 200, // target: message rows in the DOM
+  maxLoginRatio: 2, // target: login form on screen ≤ this × the load event
+  maxChatRatio: 3, // target: a chat's last message on screen ≤ this × the load event
+  timeline: 0, // 1: print the request timeline of one small-chat open
   concurrency: 32, // seeding requests in flight
   timeoutMs: 15 * 60_000, // the whole run
 });
@@ -42,7 +50,7 @@ function parseOptions(argv) {
     const match = /^--([a-zA-Z]+)=(.+)$/.exec(argument);
     if (!match || !(match[1] in defaults)) throw new Error(`unknown option ${argument}; known: ${Object.keys(defaults).join(', ')}`);
     const value = Number(match[2]);
-    if (!Number.isFinite(value) || value <= 0) throw new Error(`--${match[1]} must be a positive number`);
+    if (!Number.isFinite(value) || value < 0 || (value === 0 && defaults[match[1]] !== 0)) throw new Error(`--${match[1]} must be a positive number`);
     parsed[match[1]] = value;
   }
   return parsed;
@@ -51,6 +59,10 @@ function parseOptions(argv) {
 const options = parseOptions(process.argv.slice(2));
 
 const log = (line) => process.stderr.write(`${line}\n`);
+const loadEventOf = (page) =>
+  page.waitForFunction(() => (performance.getEntriesByType('navigation')[0]?.loadEventStart ?? 0) > 0, null, { timeout: 60_000, polling: 20 }).then(() =>
+    page.evaluate(() => performance.getEntriesByType('navigation')[0].loadEventStart),
+  );
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -174,8 +186,50 @@ function watchForLastMessage(lastText) {
   }).observe(document, { childList: true, subtree: true, characterData: true });
 }
 
+/** Like watchForLastMessage, for the sign-in form: its password field on screen. */
+function watchForLoginForm() {
+  let scheduled = false;
+  const check = () => {
+    scheduled = false;
+    if (window.__benchLoginVisibleMs !== undefined) return;
+    const field = document.querySelector('form input[type="password"]');
+    const box = field?.getBoundingClientRect();
+    if (box && box.height > 0 && box.bottom > 0 && box.top < window.innerHeight) window.__benchLoginVisibleMs = performance.now();
+  };
+  new MutationObserver(() => {
+    if (!scheduled) {
+      scheduled = true;
+      requestAnimationFrame(check);
+    }
+  }).observe(document, { childList: true, subtree: true });
+}
+
+/** One run: a signed-out tab opens /login; ms from navigation start to the load event and to the form on screen. */
+async function openLogin(context, baseUrl) {
+  const page = await context.newPage();
+  try {
+    await page.addInitScript(watchForLoginForm);
+    await page.goto(`${baseUrl}/login`, { waitUntil: 'commit' });
+    await page.waitForFunction(() => window.__benchLoginVisibleMs !== undefined, null, { timeout: 60_000, polling: 20 });
+    const visibleMs = await page.evaluate(() => window.__benchLoginVisibleMs);
+    return { visibleMs, loadMs: await loadEventOf(page) };
+  } finally {
+    await page.close();
+  }
+}
+
+/** The requests of the page so far, from resource timing: ms since navigation start. */
+function requestTimeline(page) {
+  return page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => `${entry.startTime.toFixed(0).padStart(6)} → ${entry.responseEnd.toFixed(0).padStart(6)}  ${entry.name.replace(location.origin, '')}`)
+      .join('\n'),
+  );
+}
+
 /** One run: a new tab opens /chat/:id; ms from navigation start to the last message on screen, and the rows in the DOM. */
-async function openChat(context, baseUrl, chat) {
+async function openChat(context, baseUrl, chat, withTimeline = false) {
   const page = await context.newPage();
   // What the open asks the record API for: the latest page, not the whole history.
   let fetched = 0;
@@ -196,12 +250,14 @@ async function openChat(context, baseUrl, chat) {
     await page.goto(`${baseUrl}/chat/${chat.id}`, { waitUntil: 'commit' });
     await page.waitForFunction(() => window.__benchLastVisibleMs !== undefined, null, { timeout: 60_000, polling: 50 });
     const visibleMs = await page.evaluate(() => window.__benchLastVisibleMs);
+    const loadMs = await loadEventOf(page);
+    const timeline = withTimeline ? await requestTimeline(page) : null;
     // Whatever the list renders once it has settled (later pages, measurement passes).
     await page.waitForTimeout(1_000);
     const rows = await page.evaluate(() => document.querySelectorAll('[role="log"] .cf-message-list__row, [role="log"] [data-index]').length);
     const messages = await page.evaluate(() => document.querySelectorAll('[role="log"] .cf-message').length);
     await Promise.all(pending);
-    return { visibleMs, rows: Math.max(rows, messages), fetched };
+    return { visibleMs, loadMs, rows: Math.max(rows, messages), fetched, timeline };
   } finally {
     await page.close();
   }
@@ -256,19 +312,30 @@ async function main() {
     await page.getByText('Select a chat to get started').waitFor();
     await page.close();
 
-    // One unmeasured open of each warms the HTTP cache and the server alike for both.
+    // Signed out: a context of its own, with nothing stored.
+    const signedOut = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // One unmeasured open of each warms the HTTP cache and the server alike for all.
+    await openLogin(signedOut, server.url);
     await openChat(context, server.url, small);
     await openChat(context, server.url, big);
-    const results = { small: [], big: [] };
-    log(`run  chat                         ms to last message   rows in DOM   messages fetched`);
+    const results = { login: [], small: [], big: [] };
+    const timesLoad = (result) => result.visibleMs / result.loadMs;
+    log(`run  page                         load event ms   ms to content   ×load   rows in DOM   messages fetched`);
     for (let run = 1; run <= options.runs; run += 1) {
-      // Alternate which goes first, so drift in the machine's load hits both alike.
-      const order = run % 2 === 1 ? [['small', small], ['big', big]] : [['big', big], ['small', small]];
+      // Alternate the order, so drift in the machine's load hits all alike.
+      const chats = run % 2 === 1 ? [['small', small], ['big', big]] : [['big', big], ['small', small]];
+      const order = run % 2 === 1 ? [['login', null], ...chats] : [...chats, ['login', null]];
       for (const [kind, chat] of order) {
-        const result = await openChat(context, server.url, chat);
+        const result = chat === null ? await openLogin(signedOut, server.url) : await openChat(context, server.url, chat);
         results[kind].push(result);
-        log(`${String(run).padStart(3)}  ${`${chat.count} messages`.padEnd(28)} ${result.visibleMs.toFixed(0).padStart(18)}   ${String(result.rows).padStart(11)}   ${String(result.fetched).padStart(16)}`);
+        const what = chat === null ? '/login (form)' : `${chat.count} messages`;
+        const chatColumns = chat === null ? '' : `   ${String(result.rows).padStart(11)}   ${String(result.fetched).padStart(16)}`;
+        log(`${String(run).padStart(3)}  ${what.padEnd(28)} ${result.loadMs.toFixed(0).padStart(13)}   ${result.visibleMs.toFixed(0).padStart(13)}   ${timesLoad(result).toFixed(2).padStart(5)}${chatColumns}`);
       }
+    }
+    if (options.timeline > 0) {
+      const { timeline, loadMs, visibleMs } = await openChat(context, server.url, small, true);
+      log(`requests of one ${small.count}-message chat open (ms since navigation start; load event ${loadMs.toFixed(0)}, last message ${visibleMs.toFixed(0)}):\n${timeline}`);
     }
 
     const smallMs = median(results.small.map((result) => result.visibleMs));
@@ -278,17 +345,31 @@ async function main() {
     const ratioOk = ratio <= options.maxRatio;
     const rowsOk = maxRows <= options.maxRows;
     const maxFetched = Math.max(...results.big.map((result) => result.fetched));
+    // Time to content as a multiple of the same navigation's load event, so a busy machine slows both alike.
+    const toContent = (kind, target) => {
+      const loadMs = median(results[kind].map((result) => result.loadMs));
+      const visibleMs = median(results[kind].map((result) => result.visibleMs));
+      const ratioToLoad = median(results[kind].map(timesLoad));
+      return { line: `load event ${loadMs.toFixed(0)} ms, on screen ${visibleMs.toFixed(0)} ms: ${ratioToLoad.toFixed(2)}× the load event (target ≤ ${target}×) ${ratioToLoad <= target ? 'OK' : 'MISSED'}`, ok: ratioToLoad <= target };
+    };
+    const login = toContent('login', options.maxLoginRatio);
+    const smallContent = toContent('small', options.maxChatRatio);
+    const bigContent = toContent('big', options.maxChatRatio);
     console.log(
       [
-        `bench:ui (${options.runs} alternating runs each, Chromium, ms from navigation start to the last message on screen)`,
-        `  ${String(options.small).padStart(6)} messages: median ${smallMs.toFixed(0)} ms`,
-        `  ${String(options.big).padStart(6)} messages: median ${bigMs.toFixed(0)} ms`,
+        `bench:ui (${options.runs} alternating runs each, Chromium, medians in ms since navigation start)`,
+        `  ${String(options.small).padStart(6)} messages: median ${smallMs.toFixed(0)} ms to the last message`,
+        `  ${String(options.big).padStart(6)} messages: median ${bigMs.toFixed(0)} ms to the last message`,
         `  ratio ${ratio.toFixed(2)}× (target ≤ ${options.maxRatio}×) ${ratioOk ? 'OK' : 'MISSED'}`,
         `  message rows in the DOM: at most ${maxRows} (target ≤ ${options.maxRows}) ${rowsOk ? 'OK' : 'MISSED'}`,
         `  messages fetched to open the ${options.big}-message chat: at most ${maxFetched}`,
+        `time to content, as a multiple of the load event of the same navigation:`,
+        `  /login form:                  ${login.line}`,
+        `  ${`${options.small}-message chat, last message:`.padEnd(29)} ${smallContent.line}`,
+        `  ${`${options.big}-message chat, last message:`.padEnd(29)} ${bigContent.line}`,
       ].join('\n'),
     );
-    process.exitCode = ratioOk && rowsOk ? 0 : 1;
+    process.exitCode = ratioOk && rowsOk && login.ok && smallContent.ok && bigContent.ok ? 0 : 1;
   } finally {
     clearTimeout(hardTimeout);
     await cleanUp();

@@ -11,6 +11,8 @@ const client = new ConfabClient({ baseUrl: window.location.origin });
 // Started here, not in an effect, so StrictMode's double effects cannot run it twice. The client
 // always ends with initializing = false; the catch only reports an unexpected failure.
 client.initialize().catch((error: unknown) => console.error('Confab failed to initialize', error));
+// The first page's data goes out with the session refresh, not after the page's code has loaded.
+client.preloadRoute(window.location.pathname);
 
 const container = document.getElementById('root');
 if (container === null) throw new Error('index.html must contain <div id="root">.');

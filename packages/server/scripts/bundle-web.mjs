@@ -25,6 +25,16 @@ if (!existsSync(join(source, 'index.html'))) {
   process.exit(1);
 }
 
+/**
+ * Build metadata such as .vite/manifest.json is not part of the site; the one exception is the
+ * list of each route's JS (.vite/routePreloads.json), which the server reads to preload a route's
+ * chunks. It stays out of the site's URLs: the server serves no dot-directory.
+ */
+function isShipped(relativePath) {
+  const normalized = relativePath.split(/[\\/]/).join('/');
+  return normalized === '.vite' || normalized === '.vite/routePreloads.json' || !normalized.split('/').some((part) => part.startsWith('.'));
+}
+
 function* files(directory) {
   for (const entry of readdirSync(directory, { withFileTypes: true })) {
     const path = join(directory, entry.name);
@@ -38,7 +48,7 @@ function* files(directory) {
 // all when web/ already holds this build (a stamp of the source's file names, sizes and times).
 const lock = join(packageDir, '.web.lock');
 const stampFile = join(packageDir, '.web-stamp');
-const siteFiles = (directory) => [...files(directory)].filter((path) => !relative(directory, path).split(/[\\/]/).some((part) => part.startsWith('.')));
+const siteFiles = (directory) => [...files(directory)].filter((path) => isShipped(relative(directory, path)));
 const stamp = createHash('sha256')
   .update(siteFiles(source).sort().map((path) => `${relative(source, path)}:${statSync(path).size}:${statSync(path).mtimeMs}`).join('\n'))
   .digest('hex');
@@ -73,11 +83,10 @@ try {
 
 function bundle() {
   rmSync(target, { recursive: true, force: true });
-  // Build metadata such as .vite/manifest.json is not part of the site.
-  cpSync(source, target, { recursive: true, filter: (path) => !relative(source, path).split(/[\\/]/).some((part) => part.startsWith('.')) });
+  cpSync(source, target, { recursive: true, filter: (path) => isShipped(relative(source, path)) });
   let written = 0;
   for (const path of files(target)) {
-    if (!compressible.test(path) || statSync(path).size < minimumBytes) continue;
+    if (!compressible.test(path) || statSync(path).size < minimumBytes || relative(target, path).startsWith('.')) continue;
     const bytes = readFileSync(path);
     const brotli = brotliCompressSync(bytes, {
       params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },

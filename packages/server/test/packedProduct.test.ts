@@ -147,8 +147,15 @@ describe.skipIf(!built)('the packed @confab/server, installed with npm', () => {
       expect(page.headers['content-encoding']).toBe('br');
       expect(page.headers['cache-control']).toBe('no-cache');
       const html = brotliDecompressSync(page.body).toString();
-      expect(html).toBe(readFileSync(join(installedWeb, 'index.html'), 'utf8'));
       expect(html).toContain('<div id="root">');
+      // index.html as built, with the module preloads of each route from the shipped list.
+      const preloads = JSON.parse(readFileSync(join(installedWeb, '.vite/routePreloads.json'), 'utf8')) as { routes: { route: string; files: string[] }[] };
+      const filesOf = (route: string) => [...(preloads.routes.find((entry) => entry.route === route)?.files ?? [])].sort();
+      const scriptsOf = (text: string) => [...text.matchAll(/<(?:script type="module"[^>]*\ssrc|link rel="modulepreload"[^>]*\shref)="([^"]+)"/g)].map((match) => match[1]).sort();
+      expect(filesOf('/').length).toBeGreaterThan(0);
+      expect(scriptsOf(html)).toEqual(filesOf('/'));
+      const builtHtml = readFileSync(join(installedWeb, 'index.html'), 'utf8');
+      expect(html.replace(/^\s*<link rel="modulepreload"[^>]*>\n/gm, '')).toBe(builtHtml.replace(/^\s*<link rel="modulepreload"[^>]*>\n/gm, ''));
 
       const script = /<script[^>]+src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
       expect(script).toBeDefined();
@@ -160,7 +167,11 @@ describe.skipIf(!built)('the packed @confab/server, installed with npm', () => {
 
       const route = await get(`${server.url}/chat/anything`);
       expect(route.status).toBe(200);
-      expect(route.body.toString()).toBe(html);
+      expect(scriptsOf(route.body.toString())).toEqual(filesOf('/chat/:id'));
+      const unlisted = await get(`${server.url}/chat/anything/options`);
+      expect(unlisted.body.toString()).toBe(builtHtml);
+      // The list is read by the server, not served.
+      expect((await get(`${server.url}/.vite/routePreloads.json`)).body.toString()).not.toContain('"routes"');
 
       const health = await fetch(`${server.url}/api/health`);
       expect(health.status).toBe(200);

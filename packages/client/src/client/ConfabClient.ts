@@ -202,6 +202,23 @@ export class ConfabClient {
     this.connectIfSignedIn();
   }
 
+  /**
+   * Starts the requests the page at `pathname` opens with, before its code has loaded: for
+   * /chat/{id}, the chat's record and latest messages, which the chat page's messages.open(id)
+   * then uses instead of asking again. Call it right after initialize(), with the page's path;
+   * it needs a stored session (the token initialize() is refreshing is still valid meanwhile)
+   * and does nothing without one or on other paths.
+   *
+   * @example
+   * client.initialize().catch(report);
+   * client.preloadRoute(window.location.pathname);
+   */
+  preloadRoute(pathname: string): void {
+    if (!this.pb.authStore.isValid) return;
+    const chatId = chatIdOfPath(pathname);
+    if (chatId !== null) this.messages.prefetch(chatId);
+  }
+
   /** Password login with a username or e-mail as identity. Rejects with a ConfabError. */
   async login(identity: string, password: string): Promise<UserRecord> {
     try {
@@ -320,6 +337,17 @@ function answeredFetch(fetchFunction: typeof fetch, baseUrl: () => string): type
       throw isFetchNetworkFailure(error) ? serverUnreachableError(baseUrl(), error) : error;
     }
   };
+}
+
+/** The id of /chat/{id} (docs/PRODUCT.md §2), else null: /chat/new and the chat's sub-pages open no messages. */
+function chatIdOfPath(pathname: string): string | null {
+  const segment = /^\/chat\/([^/]+)\/?$/.exec(pathname)?.[1];
+  if (segment === undefined || segment === 'new') return null;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
 }
 
 /** See ConfabClientOptions.XMLHttpRequest. */

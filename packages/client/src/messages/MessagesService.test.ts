@@ -81,6 +81,45 @@ describe('messages.open and loadOlder', () => {
   });
 });
 
+describe('messages.prefetch', () => {
+  const pageRequests = () => server.requests.filter((request) => request.path.startsWith('/api/collections/messages/records')).length;
+  const chatRequests = (id: string) => server.requests.filter((request) => request.path.startsWith(`/api/collections/chats/records/${id}`)).length;
+
+  it('lets the next open of the same chat use its answers, once', async () => {
+    server.addChat({ id: 'chat2', name: 'Later', participants: [alice] });
+    client.messages.prefetch('chat2');
+    await client.messages.open('chat2');
+    expect(state()).toMatchObject({ currentChat: { id: 'chat2', name: 'Later' }, loadingMessages: false });
+    expect([pageRequests(), chatRequests('chat2')]).toEqual([1, 1]);
+    await client.messages.open('chat2');
+    expect([pageRequests(), chatRequests('chat2')]).toEqual([2, 2]);
+  });
+
+  it('is not used for another chat, nor once it is stale (over 10 s old)', async () => {
+    server.addChat({ id: 'chat2', participants: [alice] });
+    client.messages.prefetch('chat2');
+    await client.messages.open('chat1');
+    expect(pageRequests()).toBe(2);
+    expect(seqs()).toEqual([3, 4, 5]);
+
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now);
+    client.messages.prefetch('chat1');
+    clock.mockReturnValue(now + 10_001);
+    await client.messages.open('chat1');
+    clock.mockRestore();
+    expect(pageRequests()).toBe(4);
+    expect(seqs()).toEqual([3, 4, 5]);
+  });
+
+  it('is forgotten with the session (logout clears the messages service)', async () => {
+    client.messages.prefetch('chat1');
+    client.messages.clear();
+    await client.messages.open('chat1');
+    expect(pageRequests()).toBe(2);
+  });
+});
+
 describe('messages merge', () => {
   beforeEach(async () => {
     await client.messages.open('chat1');

@@ -13,6 +13,25 @@ import { Outbox } from './outbox';
 import { LatestOnly } from '../store/latestOnly';
 
 const messagesCollection = 'messages';
+/**
+ * How long a prefetched chat stays usable by open(). Its page is a starting point only (joining
+ * from its last seq replays anything newer), but a prefetch nobody opened for this long is left
+ * for a fresh request rather than shown.
+ */
+const prefetchFreshMs = 10_000;
+
+interface Page {
+  messages: ClientMessage[];
+  hasMore: boolean;
+}
+
+/** A chat's record and latest page, asked for before the chat page is on screen. */
+interface Prefetch {
+  chatId: string;
+  startedAt: number;
+  chat: Promise<ChatRecord>;
+  page: Promise<Page>;
+}
 
 export interface MessagesOptions {
   /** A sent message not confirmed by its new_message within this time is marked failed. Default 10 000. */
@@ -47,6 +66,7 @@ export class MessagesService {
   /** Renewed by every open and close, so answers for a chat no longer open are dropped. */
   private readonly loads = new LatestOnly();
   private olderRequest: Promise<{ hasMore: boolean }> | null = null;
+  private prefetched: Prefetch | null = null;
   /** Agents at work in the open chat: streamed replies, status lines, notices (docs/CONTRACTS.md, Agents). */
   private readonly activity: AgentActivity;
 
@@ -94,8 +114,25 @@ export class MessagesService {
   }
 
   /**
+   * Asks for chatId's record and latest page now, before its page is on screen (a full load of
+   * /chat/{id}, as soon as the session is known), so the next open(chatId) uses those answers
+   * instead of asking again. Only one chat is prefetched at a time; a failed or stale prefetch is
+   * not used (one made without a session fails, so it is never used either).
+   */
+  prefetch(chatId: string): void {
+    if (this.prefetched?.chatId === chatId && this.isFresh(this.prefetched)) return;
+    const chat = this.dependencies.getChat(chatId);
+    const page = this.fetchPage(chatId, null);
+    // Unhandled until an open takes them: a failure here is the open's to report, or nobody's.
+    chat.catch(() => {});
+    page.catch(() => {});
+    this.prefetched = { chatId, startedAt: Date.now(), chat, page };
+  }
+
+  /**
    * Makes chatId the current chat (isCurrentUserAdmin follows), loads its latest page and joins
-   * it from the last loaded seq, so nothing sent in between is missed.
+   * it from the last loaded seq, so nothing sent in between is missed. The record and the page
+   * are asked for together, or taken from a prefetch of the same chat.
    */
   async open(chatId: string): Promise<void> {
     const { store, realtime } = this.dependencies;
@@ -106,15 +143,27 @@ export class MessagesService {
     this.activity.reset();
     const known = store.getState().chats.find((chat) => chat.id === chatId) ?? null;
     store.setState({ currentChat: known, messages: [], hasOlderMessages: false, loadingMessages: true });
+    const prefetched = this.takePrefetch(chatId);
     try {
-      const chat = known ?? (await this.dependencies.getChat(chatId));
-      if (signal.aborted) return;
-      if (known === null) store.setState({ currentChat: chat });
-      const page = await this.fetchPage(chatId, null);
+      const chatRequest = known === null ? this.orAgain(prefetched?.chat, () => this.dependencies.getChat(chatId)) : null;
+      // A page prefetched while the chat could not be read (e.g. before the user joined it) is not used either.
+      const prefetchedPage = prefetched === null ? undefined : prefetched.chat.then(() => prefetched.page);
+      const pageRequest = this.orAgain(prefetchedPage, () => this.fetchPage(chatId, null));
+      // A chat that cannot be read fails the open, whatever became of its page.
+      pageRequest.catch(() => {});
+      if (chatRequest !== null) {
+        const chat = await chatRequest;
+        if (signal.aborted) return;
+        store.setState({ currentChat: chat });
+      }
+      const page = await pageRequest;
       if (signal.aborted) return;
       store.setState((state) => ({ messages: mergeMessages(state.messages, page.messages), hasOlderMessages: page.hasMore, loadingMessages: false }));
       realtime.join(chatId, page.messages.at(-1)?.seq ?? 0);
+      // Used: the next open of this chat asks afresh.
+      if (this.prefetched === prefetched) this.prefetched = null;
     } catch (error) {
+      if (this.prefetched === prefetched) this.prefetched = null;
       if (!signal.aborted) store.setState({ loadingMessages: false });
       throw toConfabError(error);
     }
@@ -197,9 +246,10 @@ export class MessagesService {
     this.transmit(clientId);
   }
 
-  /** Forgets the open chat and every unconfirmed send (logout). */
+  /** Forgets the open chat, a prefetch and every unconfirmed send (logout). */
   clear(): void {
     this.loads.renew();
+    this.prefetched = null;
     this.held.clear();
     this.openChatId = null;
     this.olderRequest = null;
@@ -263,7 +313,28 @@ export class MessagesService {
     }
   }
 
-  private async fetchPage(chatId: string, beforeSeq: number | null): Promise<{ messages: ClientMessage[]; hasMore: boolean }> {
+  /** The prefetch of chatId if it is still fresh; kept until an open that used it has finished. */
+  private takePrefetch(chatId: string): Prefetch | null {
+    const prefetched = this.prefetched;
+    if (prefetched === null || prefetched.chatId !== chatId) return null;
+    if (this.isFresh(prefetched)) return prefetched;
+    this.prefetched = null;
+    return null;
+  }
+
+  private isFresh(prefetched: Prefetch): boolean {
+    return Date.now() - prefetched.startedAt <= prefetchFreshMs;
+  }
+
+  /**
+   * The prefetched answer, or a new request when there is none or it failed: a prefetch may have
+   * gone out with a session that was refreshed or replaced since.
+   */
+  private orAgain<Result>(prefetched: Promise<Result> | undefined, request: () => Promise<Result>): Promise<Result> {
+    return prefetched === undefined ? request() : prefetched.catch(() => request());
+  }
+
+  private async fetchPage(chatId: string, beforeSeq: number | null): Promise<Page> {
     const { pb } = this.dependencies;
     const filter =
       beforeSeq === null

@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFoundBody } from './errorHandler';
+import { loadIndexPages } from './routePreloads';
 
 /** A year: the longest `max-age` caches honour. Hashed names change whenever the bytes do. */
 export const immutableCacheControl = 'public, max-age=31536000, immutable';
@@ -26,7 +27,8 @@ export function isHashedAsset(relativePath: string): boolean {
  * them by scripts/bundle-web.mjs when present, else compressed as they are sent. Hashed assets are
  * cached for a year; index.html and other files are revalidated. Compression lives in this
  * plugin's scope only: API answers, file downloads (Range), uploads and the WebSocket upgrade
- * never pass through it.
+ * never pass through it. index.html names the JS each route needs (routePreloads.ts) when the
+ * build lists them.
  */
 export async function registerStaticHosting(app: FastifyInstance, webDir: string | undefined): Promise<void> {
   if (webDir !== undefined && existsSync(join(webDir, 'index.html'))) {
@@ -36,6 +38,7 @@ export async function registerStaticHosting(app: FastifyInstance, webDir: string
 }
 
 async function registerWebApp(scope: FastifyInstance, webDir: string): Promise<void> {
+  const indexPages = loadIndexPages(webDir);
   await scope.register(fastifyCompress, {
     global: true,
     // Request bodies are never inflated here (uploads stream as sent; no decompression bombs).
@@ -46,7 +49,8 @@ async function registerWebApp(scope: FastifyInstance, webDir: string): Promise<v
   await scope.register(fastifyStatic, {
     root: webDir,
     prefix: '/',
-    index: ['index.html'],
+    // '/' is the catch-all's when index.html is sent per route.
+    index: indexPages === null ? ['index.html'] : false,
     // One route per file found at start-up, so the catch-all below can answer the rest.
     wildcard: false,
     globIgnore: ['**/*.br', '**/*.gz'],
@@ -64,6 +68,13 @@ async function registerWebApp(scope: FastifyInstance, webDir: string): Promise<v
     if (path === '/api' || path.startsWith('/api/') || path.startsWith('/assets/')) {
       return reply.code(404).type('application/json; charset=utf-8').send(notFoundBody());
     }
-    return reply.sendFile('index.html');
+    return indexPages === null ? reply.sendFile('index.html') : sendIndexPage(request, reply, indexPages(path));
   });
+}
+
+/** As the file would go: revalidated on every use (here by its ETag) and compressed by the scope's plugin. */
+function sendIndexPage(request: FastifyRequest, reply: FastifyReply, page: { html: string; etag: string }) {
+  void reply.header('cache-control', revalidateCacheControl).header('vary', 'accept-encoding').header('etag', page.etag);
+  if (request.headers['if-none-match'] === page.etag) return reply.code(304).send();
+  return reply.type('text/html; charset=utf-8').send(page.html);
 }

@@ -1,6 +1,7 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderWithConfab } from '../../../test/renderWithConfab';
+import { createTestClient, renderWithConfab } from '../../../test/renderWithConfab';
+import { ConfabProvider } from '../../provider/ConfabProvider';
 import { stubMessageListLayout } from '../../../test/layout';
 import { clientMessage } from '../../testing/builders';
 import { createFakeBackend } from '@confab/client/testing/fakeBackend';
@@ -30,6 +31,25 @@ describe('ChatPage', () => {
     expect(within(log).getByText('Message 3')).toBeInTheDocument();
     expect(within(log).getAllByRole('article', { name: 'Bob Builder' })).toHaveLength(2);
     expect(document.title).toBe('Design - Confab');
+  });
+
+  it('opens from what client.preloadRoute asked for on a full load: the chat and its page requested once', async () => {
+    const backend = createFakeBackend({ users: [alice, bob] });
+    backend.addChat({ id: 'chat_design_001', name: 'Design', participants: [alice.id, bob.id] });
+    backend.addMessages('chat_design_001', 3, [bob.id, alice.id]);
+    const client = createTestClient(backend);
+    await client.login('alice', 'wonderland');
+    client.preloadRoute('/chat/chat_design_001');
+    render(
+      <ConfabProvider client={client} navigate={vi.fn()}>
+        <ChatPage chatId="chat_design_001" />
+      </ConfabProvider>,
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: 'Design' })).toBeInTheDocument();
+    expect(await within(screen.getByRole('log', { name: 'Messages' })).findByText('Message 3')).toBeInTheDocument();
+    const count = (route: string) => backend.requests.filter((request) => request.route === route).length;
+    expect(count('GET /api/collections/messages/records')).toBe(1);
+    expect(count('GET /api/collections/chats/records/chat_design_001')).toBe(1);
   });
 
   it('welcomes the user in an empty chat', async () => {
