@@ -1,12 +1,13 @@
 /**
- * The CLI and the agent SDK this server serves as npm tarballs (docs/PROTOCOLS.md, "Packages"),
+ * The CLI and the agent SDK this server serves as npm tarballs (docs/CONTRACTS.md, Server wire
+ * surface; what npm needs of them: docs/PROTOCOLS.md, npm tarballs),
  * so `npm i -g <server>/api/packages/confab-cli.tgz` and a project's `npm install` work before
  * (or without) any registry holding @confab/*. Each is packed from the built package this server
  * ships with, once per process:
  *
  * - @confab/client: the one this server depends on (resolved from its own package.json);
- * - @confab/cli: `bundled/cli` inside this package (copied there by scripts/bundle-cli.mjs when
- *   the server is packed), else the workspace's packages/cli next to packages/server.
+ * - @confab/cli: in the workspace, packages/cli next to packages/server; installed from its
+ *   tarball, `bundled/cli` inside this package (copied there by scripts/bundle-cli.mjs on pack).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -41,9 +42,11 @@ function serverRoot(): string {
 
 /** Where the built package is, or null when this server has none to serve. */
 export function packageFolder(which: ServedPackage, root = serverRoot()): string | null {
+  // In the workspace (sources present) the live packages/cli wins over a copy left by a pack.
+  const workspace = existsSync(join(root, 'src'));
   const candidates =
     which === 'cli'
-      ? [join(root, 'bundled', 'cli'), join(root, '..', 'cli')]
+      ? [...(workspace ? [join(root, '..', 'cli')] : []), join(root, 'bundled', 'cli')]
       : [dirname(createRequire(join(root, 'package.json')).resolve('@confab/client/package.json'))];
   return candidates.find((folder) => existsSync(join(folder, builtEntry[which]))) ?? null;
 }
