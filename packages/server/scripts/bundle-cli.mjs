@@ -19,9 +19,19 @@ if (!existsSync(join(source, 'dist/index.js'))) {
   process.exit(1);
 }
 
+/**
+ * The CLI's manifest as it is served, less what a nested package.json must not have: its
+ * `exports` (only `./package.json`; Node ignores exports below a package root, and publint refuses
+ * them in the server's tarball) and what an install never reads (scripts, devDependencies).
+ */
+function bundledManifest() {
+  const { exports: _exports, scripts: _scripts, devDependencies: _devDependencies, ...manifest } = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8'));
+  return Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+}
+
 let copied = 0;
 for (const file of files) {
-  const bytes = readFileSync(join(source, file));
+  const bytes = file === 'package.json' ? bundledManifest() : readFileSync(join(source, file));
   const destination = join(target, file);
   if (existsSync(destination) && readFileSync(destination).equals(bytes)) continue;
   mkdirSync(dirname(destination), { recursive: true });
