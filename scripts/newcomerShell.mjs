@@ -1,13 +1,13 @@
 // A newcomer's terminal, for running the My Agents quickstart exactly as the page shows it
 // (apps/reference/e2e/quickstart.test.ts and scripts/bench/agentQuickstart.mjs): a fresh HOME in a
 // temp dir, an environment holding only what a new shell has (HOME, PATH with Node.js and npm, a
-// locale), npm's cache in that HOME and its global prefix in ~/.npm-global (set in ~/.npmrc and on
-// PATH, as a user's own npm setup does, so `npm install -g` never writes to /usr/local), and
+// locale), npm's cache in that HOME and its global prefix in ~/.npm-global (`npm config set prefix`
+// and PATH, as My Agents' hint for EACCES says, so `npm install -g` never writes to /usr), and
 // nothing of the pnpm or the workspace that runs the tests. The machine's network settings (a
-// proxy, extra CA certificates) pass through, as they reach any new shell on it. Each command is one `bash -c`, in the
-// folder the previous one ended in (so `cd` carries over, as in one terminal).
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// proxy, extra CA certificates) pass through, as they reach any new shell on it. Each command is
+// one `bash -c`, in the folder the previous one ended in (so `cd` carries over, as in one terminal).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 
@@ -26,7 +26,6 @@ export async function newcomerShell(options = {}) {
   const home = await mkdtemp(join(tmpdir(), 'confab-newcomer-'));
   const prefix = join(home, '.npm-global');
   await mkdir(join(prefix, 'bin'), { recursive: true });
-  await writeFile(join(home, '.npmrc'), `prefix=${prefix}\n`);
   const stateFile = join(home, '.last-cwd');
   const env = {
     HOME: home,
@@ -38,6 +37,9 @@ export async function newcomerShell(options = {}) {
   };
   let cwd = home;
   const running = new Set();
+  // The user's own global folder, set up the way My Agents' hint for EACCES says.
+  const configured = spawnSync('bash', ['-c', 'npm config set prefix ~/.npm-global'], { cwd, env, encoding: 'utf8', timeout: 30_000 });
+  if (configured.status !== 0) throw new Error(`npm config set prefix failed: ${configured.stdout}${configured.stderr}`);
 
   /** Spawns `command` in its own process group; its output is collected as it comes. */
   function launch(command) {

@@ -50,6 +50,9 @@ describeBrowser('the agent quickstart, as shown on My Agents', () => {
     }
     expect(copied).toEqual(commands);
 
+    // The newcomer's npm installs global packages into a folder of their own, as the page's hint for
+    // EACCES says (newcomerShell runs that command), never into /usr.
+    expect(await quickstart.textContent()).toContain('npm config set prefix ~/.npm-global, add ~/.npm-global/bin to your PATH');
     // The login step asks for the password on a terminal; as the page says, a script sets CONFAB_PASSWORD.
     shell = await newcomerShell({ env: { CONFAB_PASSWORD: person.password } });
     for (const [index, command] of copied.slice(0, -1).entries()) {

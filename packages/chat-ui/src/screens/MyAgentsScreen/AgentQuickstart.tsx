@@ -62,6 +62,7 @@ function QuickstartItem({ step, number, copyText }: { step: QuickstartStep; numb
       <pre className="cf-quickstart__output" data-quickstart-output="">
         <samp>{step.output}</samp>
       </pre>
+      {step.hint !== undefined ? <p className="cf-quickstart__hint">{step.hint}</p> : null}
       <p className="cf-quickstart__copied" role="status">
         {copied === 'copied' ? 'Copied!' : copied === 'failed' ? 'Could not copy: select the command and copy it yourself.' : ''}
       </p>

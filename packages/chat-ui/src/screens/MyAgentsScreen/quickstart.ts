@@ -26,6 +26,8 @@ export interface QuickstartStep {
   command: string;
   /** What the command prints when it worked (its telling line, not every line). */
   output: string;
+  /** What to do when it fails in a way that is the machine's, not Confab's. */
+  hint?: string;
 }
 
 /** Where the key copied from this page goes: `confab run` reads it from this variable. */
@@ -53,7 +55,13 @@ export function quickstartSteps({ serverUrl, username, agentUsername }: Quicksta
   const server = serverUrl.replace(/\/+$/, '');
   const agent = agentUsername ?? quickstartAgentUsername(username);
   const steps: QuickstartStep[] = [
-    { title: 'Install the confab command from this server (Node.js 20 or later)', command: `npm install -g ${cliTarballUrl(server)}`, output: 'added 1 package' },
+    {
+      title: 'Install the confab command from this server (Node.js 20 or later)',
+      command: `npm install -g ${cliTarballUrl(server)}`,
+      output: 'added 1 package',
+      // Node.js from a system package installs global packages into /usr: npm needs a folder of the user's own.
+      hint: 'EACCES? Your npm installs into a system folder: run npm config set prefix ~/.npm-global, add ~/.npm-global/bin to your PATH, and try again.',
+    },
     {
       title: 'Sign in: it asks for your password (a script can set CONFAB_PASSWORD instead)',
       command: `confab login --server ${server} --username ${username}`,
