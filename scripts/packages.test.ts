@@ -192,5 +192,8 @@ describe('published packages', () => {
     const manifest = await packedManifest(tarballs.get('cli')!);
     expect(Object.keys(manifest.bin ?? {})).toEqual(['confab']);
     expect(Object.keys(manifest.exports ?? {})).toEqual(['./package.json']);
+    // Self-contained (the client, commander and ws bundled in): a Confab server serves this
+    // tarball for `npm install -g`, which then needs no registry at all.
+    expect(manifest.dependencies ?? {}).toEqual({});
   });
 });

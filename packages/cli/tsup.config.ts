@@ -10,8 +10,17 @@ export default defineConfig({
   sourcemap: true,
   target: 'node20',
   platform: 'node',
-  banner: { js: '#!/usr/bin/env node' },
-  // src/versions.ts: what `confab --version` says and the @confab/client range `confab init` writes.
+  // Self-contained: @confab/client, commander and ws are bundled in, so the tarball a Confab server
+  // serves (`npm i -g <server>/api/packages/confab-cli.tgz`) installs with no registry at all.
+  // ws's optional native speed-ups stay out (it falls back without them).
+  noExternal: [/.*/],
+  external: ['bufferutil', 'utf-8-validate'],
+  // The bundled CommonJS (ws, commander) calls require() for Node's own modules: give the ES
+  // module a real one.
+  banner: {
+    js: "#!/usr/bin/env node\nimport { createRequire as __confabCreateRequire } from 'node:module'; const require = __confabCreateRequire(import.meta.url);",
+  },
+  // src/versions.ts: what `confab --version` says and the @confab/client version `confab init` writes.
   define: {
     __CONFAB_CLI_VERSION__: JSON.stringify(versionOf('./package.json')),
     __CONFAB_CLIENT_VERSION__: JSON.stringify(versionOf('../client/package.json')),

@@ -48,7 +48,7 @@ describeBrowser('agents in Chromium', () => {
     await page.getByRole('heading', { level: 1, name: 'My Agents' }).waitFor();
     await page.getByText('You have no agents yet. Create one above.').waitFor();
     const quickstart = page.getByRole('region', { name: 'Quickstart' });
-    expect(await quickstart.textContent()).toContain(`npx @confab/cli login --server ${stack.baseUrl} --username ${developer.username}`);
+    expect(await quickstart.textContent()).toContain(`confab login --server ${stack.baseUrl} --username ${developer.username}`);
 
     // The name is required (docs/PRODUCT.md §5).
     const form = page.getByRole('form', { name: 'Create an agent' });

@@ -73,7 +73,7 @@ export { MyAgentsScreen } from './screens/MyAgentsScreen/MyAgentsScreen';
 export type { MyAgentsScreenProps } from './screens/MyAgentsScreen/MyAgentsScreen';
 export { AgentKeyNotice } from './screens/MyAgentsScreen/AgentKeyNotice';
 export type { AgentKeyNoticeProps } from './screens/MyAgentsScreen/AgentKeyNotice';
-export { quickstartSteps, cliCommand } from './screens/MyAgentsScreen/quickstart';
+export { quickstartSteps, quickstartAgentUsername, cliTarballUrl } from './screens/MyAgentsScreen/quickstart';
 export type { QuickstartInput, QuickstartStep } from './screens/MyAgentsScreen/quickstart';
 export { ConfabAgentsScreen } from './screens/ConfabAgentsScreen/ConfabAgentsScreen';
 export type { ConfabAgentsScreenProps } from './screens/ConfabAgentsScreen/ConfabAgentsScreen';

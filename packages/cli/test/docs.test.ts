@@ -5,8 +5,9 @@
  * quickstart is run line by line. If the docs change, this test runs the new text.
  *
  * What differs from a reader's machine, and only that: the server's address replaces
- * http://localhost:8090, `npx @confab/cli` is the built CLI, and `npm install` links the workspace
- * packages (they are not on a registry here) where npm would put them.
+ * http://localhost:8090, `confab` is the built CLI (what `npm install -g` gets from the server: the
+ * test checks the server serves it), and `npm install` links the workspace packages where npm would
+ * put them (apps/reference/e2e/quickstart.test.ts does the real installs).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -221,8 +222,13 @@ describe('docs/cli.md', () => {
       for (const line of lines) {
         for (const step of line.split('&&').map((part) => part.trim())) {
           const [command, ...args] = words(step.replaceAll(documentedServer, server.url));
-          if (command === 'npx' && args[0] === '@confab/cli') {
-            const result = await confab.run(args.slice(1), { cwd, env: { CONFAB_PASSWORD: password } });
+          if (command === 'npm' && args[0] === 'install' && args[1] === '-g') {
+            // The CLI's tarball, from the server: `confab` below is the built CLI it holds.
+            const tarball = await fetch(args[2] ?? '');
+            expect(tarball.status, step).toBe(200);
+            expect([...new Uint8Array(await tarball.arrayBuffer()).slice(0, 2)]).toEqual([0x1f, 0x8b]);
+          } else if (command === 'confab') {
+            const result = await confab.run(args, { cwd, env: { CONFAB_PASSWORD: password } });
             expect(result.code, `${step}\n${result.stdout}\n${result.stderr}`).toBe(0);
           } else if (command === 'cd') {
             cwd = join(cwd, args[0] ?? '');
@@ -233,6 +239,8 @@ describe('docs/cli.md', () => {
             };
             expect(Object.keys(manifest.dependencies)).toEqual(['@confab/client']);
             expect(Object.keys(manifest.devDependencies)).toEqual(['@confab/cli']);
+            // From the server the CLI signed in to: the same tarballs, no registry needed.
+            expect(manifest.dependencies['@confab/client']).toMatch(new RegExp(`^${server.url}/api/packages/confab-client-\\d`));
             await linkWorkspacePackages(cwd, { client: true, cli: true });
           } else if (command === 'npm' && args[0] === 'test') {
             const tested = spawnSync('npm', ['test'], { cwd, env: childEnvironment(), encoding: 'utf8', timeout: 60_000 });

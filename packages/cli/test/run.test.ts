@@ -61,13 +61,30 @@ describe.each(nodesUnderTest)('an agent project on $name', (node) => {
 
     const manifest = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
     const clientVersion = (JSON.parse(await readFile(join(workspaceClient, 'package.json'), 'utf8')) as { version: string }).version;
-    expect(manifest['dependencies']).toEqual({ '@confab/client': `^${clientVersion}` });
+    // From the server the CLI is signed in to (GET /api/packages/…), not a registry.
+    expect(manifest['dependencies']).toEqual({ '@confab/client': `${server.url}/api/packages/confab-client-${clientVersion}.tgz` });
+    const cliVersion = (JSON.parse(await readFile(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { version: string }).version;
+    expect(manifest['devDependencies']).toEqual({ '@confab/cli': `${server.url}/api/packages/confab-cli-${cliVersion}.tgz` });
     expect(manifest['scripts']).toEqual({ start: `confab run --agent ${agent.username}`, test: 'node --test' });
 
     await linkWorkspaceClient(project);
     const tested = spawnSync(node.path, ['--test'], { cwd: project, env: childEnvironment(), encoding: 'utf8', timeout: 30_000 });
     expect(tested.status, `${tested.stdout}\n${tested.stderr}`).toBe(0);
     expect(tested.stdout).toMatch(/pass 1/);
+  });
+
+  it('init without a session or --server points at the registry and says how to use a server instead', async () => {
+    const signedOut = new Confab(node, await server.tempDir('confab-cli-signed-out-'));
+    const elsewhere = join(await server.tempDir('confab-cli-project-'), 'registry-agent');
+    const result = await signedOut.run(['init', elsewhere]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('Not signed in: the project depends on @confab/* from the npm registry. Run `confab login` (or pass --server) first');
+    const manifest = JSON.parse(await readFile(join(elsewhere, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(manifest.dependencies['@confab/client']).toMatch(/^\^\d+\.\d+\.\d+/);
+    const withServer = join(await server.tempDir('confab-cli-project-'), 'server-agent');
+    expect((await signedOut.run(['init', withServer, '--server', server.url])).code).toBe(0);
+    const served = JSON.parse(await readFile(join(withServer, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(served.dependencies['@confab/client']).toMatch(new RegExp(`^${server.url}/api/packages/confab-client-\\d`));
   });
 
   it('run answers a mention, reloads the edited handler, survives a throwing one, and exits 0 on Ctrl+C', async () => {

@@ -1,8 +1,8 @@
 /**
  * `npx @confab/server` is the whole product: the packed tarballs of @confab/client and
  * @confab/server, installed with npm into a fresh project outside the workspace, start a server
- * that serves the bundled reference app at / (compressed, cached like a production site) and the
- * API; `--no-web` serves the API only.
+ * that serves the bundled reference app at / (compressed, cached like a production site), the
+ * API, and the CLI and SDK as npm tarballs; `--no-web` serves the API only.
  *
  * Slow (a real `npm install`, which builds better-sqlite3). Where the release binary cannot be
  * downloaded, its install script compiles SQLite; to spare that, the workspace's own build of the
@@ -175,6 +175,13 @@ describe.skipIf(!built)('the packed @confab/server, installed with npm', () => {
 
       const health = await fetch(`${server.url}/api/health`);
       expect(health.status).toBe(200);
+
+      // The CLI (copied into bundled/cli on pack) and the SDK it depends on, for `npm install -g`.
+      const served = (await (await fetch(`${server.url}/api/packages`)).json()) as { packages: Array<{ name: string }> };
+      expect(served.packages.map((entry) => entry.name)).toEqual(['@confab/cli', '@confab/client']);
+      const cli = await get(`${server.url}/api/packages/confab-cli.tgz`);
+      expect(cli.status).toBe(200);
+      expect([...cli.body.subarray(0, 2)]).toEqual([0x1f, 0x8b]);
     } finally {
       expect(await server.stop()).toBe(true);
     }

@@ -14,6 +14,7 @@ import { registerErrorHandling } from './errorHandler';
 import { registerFileRoutes } from './fileRoutes';
 import { registerImageProxyRoutes } from './imageProxyRoutes';
 import { registerInvitationRoutes } from './invitationRoutes';
+import { registerPackageRoutes } from './packageRoutes';
 import { registerRecordRoutes } from './recordRoutes';
 import { registerRequestAuth } from './requestAuth';
 import { registerResponseHeaders } from './responseHeaders';
@@ -38,6 +39,7 @@ export async function buildApp(config: ServerConfig, services: Services, agents:
   registerUploadCleanup(app);
   registerRequestAuth(app, services.accounts);
   registerSystemRoutes(app, config, services.context.inboundMail, services.context.agentPools);
+  registerPackageRoutes(app, config);
   registerRecordRoutes(app, services);
   registerAuthRoutes(app, services);
   registerInvitationRoutes(app, services);

@@ -4,7 +4,7 @@ import { renderWithConfab } from '../../../test/renderWithConfab';
 import { createFakeBackend, errorResponse } from '@confab/client/testing/fakeBackend';
 import { rotateKeyConfirmation } from './AgentCard';
 import { MyAgentsScreen } from './MyAgentsScreen';
-import { quickstartSteps } from './quickstart';
+import { quickstartAgentUsername, quickstartSteps } from './quickstart';
 
 const alice = { id: 'user_alice_0001', username: 'alice', email: 'alice@example.com', name: 'Alice Liddell', password: 'wonderland' };
 
@@ -146,25 +146,45 @@ describe('MyAgentsScreen', () => {
     expect(await screen.findByText('You have no agents yet. Create one above.')).toBeInTheDocument();
   });
 
-  it('shows the quickstart with this server and my names', async () => {
-    const { client } = await setup();
+  it('shows the quickstart with this server and my names, each command with a Copy button and what it prints', async () => {
+    const copied: string[] = [];
+    const { client, user } = await setup({ copyText: async (text: string) => void copied.push(text) });
     const quickstart = screen.getByRole('region', { name: 'Quickstart' });
-    for (const step of quickstartSteps({ serverUrl: client.baseUrl, username: 'alice', agentUsername: 'echo_bot' })) {
+    const steps = quickstartSteps({ serverUrl: client.baseUrl, username: 'alice', agentUsername: 'echo_bot' });
+    for (const step of steps) {
       expect(quickstart).toHaveTextContent(step.command);
+      expect(quickstart).toHaveTextContent(step.output);
     }
-    expect(quickstart).toHaveTextContent('npx @confab/cli login --server http://confab.test --username alice');
-    expect(quickstart).toHaveTextContent('CONFAB_AGENT_KEY=<your key> npx @confab/cli run --agent echo_bot');
+    expect(quickstart).toHaveTextContent('npm install -g http://confab.test/api/packages/confab-cli.tgz');
+    expect(quickstart).toHaveTextContent('confab login --server http://confab.test --username alice');
+    expect(quickstart).toHaveTextContent('CONFAB_AGENT_KEY=<your key> confab run --agent echo_bot');
+    await user.click(within(quickstart).getByRole('button', { name: 'Copy step 2' }));
+    expect(copied).toEqual(['confab login --server http://confab.test --username alice']);
+    expect(await within(quickstart).findByText('Copied!')).toBeInTheDocument();
   });
 });
 
 describe('quickstartSteps', () => {
-  it('creates an agent first when the user has none', () => {
-    const commands = quickstartSteps({ serverUrl: 'https://confab.example', username: 'ann' }).map((step) => step.command);
-    expect(commands).toEqual([
-      'npx @confab/cli login --server https://confab.example --username ann',
-      'npx @confab/cli agents create "My Agent"',
-      'npx @confab/cli init my-agent --agent my_agent && cd my-agent && npm install',
-      'npx @confab/cli run --agent my_agent',
+  it('installs the CLI from this server and creates an agent named after the person when they have none', () => {
+    const steps = quickstartSteps({ serverUrl: 'https://confab.example/', username: 'ann' });
+    expect(steps.map((step) => step.command)).toEqual([
+      'npm install -g https://confab.example/api/packages/confab-cli.tgz',
+      'confab login --server https://confab.example --username ann',
+      'confab agents create "My Agent" --username ann_bot',
+      'confab init my-agent --agent ann_bot && cd my-agent && npm install',
+      'confab run --agent ann_bot',
     ]);
+    expect(steps.map((step) => step.output)).toEqual([
+      'added 1 package',
+      'Logged in as ann on https://confab.example',
+      'Created @ann_bot (My Agent).',
+      'Created an agent project in my-agent',
+      'Connected as @ann_bot. Mention it in a chat; Ctrl+C stops.',
+    ]);
+  });
+
+  it('keeps the agent username valid for any person username', () => {
+    expect(quickstartAgentUsername('Ann.Lee-Smith')).toBe('ann_lee_smith_bot');
+    expect(quickstartAgentUsername('a'.repeat(40))).toBe(`${'a'.repeat(26)}_bot`);
   });
 });

@@ -87,7 +87,7 @@ export function MyAgentsScreen({ backTo = '/', confirm, copyText }: MyAgentsScre
             <AgentCard key={agent.id} agent={agent} onKey={show('rotated')} confirm={confirm} />
           ))}
         </AgentList>
-        <AgentQuickstart serverUrl={client.baseUrl} username={username || 'you'} agentUsername={agents[0]?.username ?? null} />
+        <AgentQuickstart serverUrl={client.baseUrl} username={username || 'you'} agentUsername={agents[0]?.username ?? null} copyText={copyText} />
       </div>
     </section>
   );
