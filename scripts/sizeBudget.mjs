@@ -4,8 +4,8 @@
  *
  * A route needs the entry chunk, the chunk of each of its lazily loaded pages, and every chunk
  * those import statically (transitively). Dynamic imports are left out: they load on demand. The
- * routes, their pages and their budgets come from apps/reference/src/routeModules.json, the same
- * file the app's router loads its pages by.
+ * routes, their pages (manifest keys of ConfabApp's page modules) and their budgets come from
+ * apps/reference/routeBudgets.json.
  *
  * Usage: node scripts/sizeBudget.mjs [--app <dir>]   (default: the current directory, else
  * apps/reference). Prints a table; exits 1 when a route is over its budget (limitKb), 2 when the
@@ -46,29 +46,34 @@ export function routeFiles(manifest, pageKeys) {
   };
   visit(entryKeyOf(manifest));
   for (const key of pageKeys) {
-    if (manifest[key]?.isDynamicEntry !== true) throw new Error(`${key} is not a lazily loaded chunk in the manifest`);
+    if (manifest[key] === undefined) throw new Error(`${key} is not in the manifest (a page routeBudgets.json names that the build does not have)`);
+    if (manifest[key].isDynamicEntry !== true) throw new Error(`${key} is not a lazily loaded chunk in the manifest`);
     visit(key);
   }
   return files;
 }
 
 /**
+ * Each budgeted route with the JS files a first visit of it downloads, in load order: what the
+ * budgets measure, and what a page may preload for the route.
+ */
+export function budgetedRouteFiles({ manifest, budgets }) {
+  return budgets.routes.map(({ route, pages }) => ({ route, files: routeFiles(manifest, pages) }));
+}
+
+/**
  * One row per budgeted route: its gzip size in bytes (the sum over its files, each gzipped on its
  * own as the browser downloads it) and whether it fits.
  */
-export function measureRoutes({ manifest, routeTable, readAsset }) {
+export function measureRoutes({ manifest, budgets, readAsset }) {
   const sizes = new Map();
   const sizeOf = (file) => {
     if (!sizes.has(file)) sizes.set(file, gzipSize(readAsset(file)));
     return sizes.get(file);
   };
-  return routeTable.budgets.map(({ route, pages, limitKb, targetKb }) => {
-    const pageKeys = pages.map((name) => {
-      const key = routeTable.pages[name];
-      if (key === undefined) throw new Error(`route ${route} names page "${name}", which routeModules.json does not list`);
-      return key;
-    });
-    const files = routeFiles(manifest, pageKeys);
+  const routeFilesOf = new Map(budgetedRouteFiles({ manifest, budgets }).map(({ route, files }) => [route, files]));
+  return budgets.routes.map(({ route, limitKb, targetKb }) => {
+    const files = routeFilesOf.get(route);
     const gzipBytes = files.reduce((total, file) => total + sizeOf(file), 0);
     const target = targetKb === undefined ? {} : { targetBytes: targetKb * 1000, meetsTarget: gzipBytes <= targetKb * 1000 };
     return { route, files, gzipBytes, limitBytes: limitKb * 1000, ok: gzipBytes <= limitKb * 1000, ...target };
@@ -103,7 +108,7 @@ export function formatTable(rows) {
 function appDirectory(argv) {
   const flag = argv.indexOf('--app');
   if (flag !== -1 && argv[flag + 1] !== undefined) return resolve(argv[flag + 1]);
-  if (existsSync('src/routeModules.json')) return process.cwd();
+  if (existsSync('routeBudgets.json')) return process.cwd();
   return fileURLToPath(new URL('../apps/reference/', import.meta.url));
 }
 
@@ -118,7 +123,7 @@ function main() {
   try {
     rows = measureRoutes({
       manifest: JSON.parse(readFileSync(manifestPath, 'utf8')),
-      routeTable: JSON.parse(readFileSync(join(app, 'src/routeModules.json'), 'utf8')),
+      budgets: JSON.parse(readFileSync(join(app, 'routeBudgets.json'), 'utf8')),
       readAsset: (file) => readFileSync(join(app, 'dist', file)),
     });
   } catch (error) {

@@ -13,11 +13,11 @@ const bob = { id: 'user_bob_000001', username: 'bob', email: 'bob@example.com', 
 beforeEach(() => stubMessageListLayout(600));
 afterEach(() => vi.restoreAllMocks());
 
-async function openChat(messageCount: number, chatId = 'chat_design_001') {
+async function openChat(messageCount: number, chatId = 'chat_design_001', documentTitle = true) {
   const backend = createFakeBackend({ users: [alice, bob] });
   backend.addChat({ id: 'chat_design_001', name: 'Design', description: 'Weekly sync', participants: [alice.id, bob.id] });
   backend.addMessages('chat_design_001', messageCount, [bob.id, alice.id]);
-  const result = renderWithConfab(<ChatPage chatId={chatId} />, { backend });
+  const result = renderWithConfab(<ChatPage chatId={chatId} />, { backend, documentTitle });
   await act(() => result.client.login('alice', 'wonderland'));
   return result;
 }
@@ -30,6 +30,19 @@ describe('ChatPage', () => {
     expect(within(log).getByText('Message 3')).toBeInTheDocument();
     expect(within(log).getAllByRole('article', { name: 'Bob Builder' })).toHaveLength(2);
     expect(document.title).toBe('Design - Confab');
+  });
+
+  it("gives the host's title back on unmount, and leaves it alone without the provider's documentTitle", async () => {
+    document.title = 'Host page';
+    const { unmount } = await openChat(3);
+    await waitFor(() => expect(document.title).toBe('Design - Confab'));
+    unmount();
+    expect(document.title).toBe('Host page');
+
+    const second = await openChat(3, 'chat_design_001', false);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Design' })).toBeInTheDocument();
+    expect(document.title).toBe('Host page');
+    second.unmount();
   });
 
   it('welcomes the user in an empty chat', async () => {
