@@ -2,11 +2,23 @@ import type { ComponentType } from 'react';
 import { lazyPart } from '../internal/lazyParts';
 
 /** A page of ConfabApp: rendered like a component, its code fetched on first render or on `preload`. */
-export type LazyPage<Props extends object = object> = ComponentType<Props> & { preload: () => Promise<void> };
+export type LazyPage<Props extends object = object> = ComponentType<Props> & {
+  preload: () => Promise<void>;
+  /** True once the code is here (a render then shows the page without a placeholder). */
+  isLoaded: () => boolean;
+};
 
 function lazyPage<Props extends object = object>(load: () => Promise<{ default: ComponentType<Props> }>): LazyPage<Props> {
-  const part = lazyPart(load, (module) => module.default);
-  return Object.assign(part.Component, { preload: part.preload });
+  let loaded = false;
+  const part = lazyPart(
+    () =>
+      load().then((module) => {
+        loaded = true;
+        return module;
+      }),
+    (module) => module.default,
+  );
+  return Object.assign(part.Component, { preload: part.preload, isLoaded: () => loaded });
 }
 
 /** True for an element type that is a lazy page (the route prefetch looks for them). */
