@@ -239,10 +239,11 @@ function newAccount(prefix: string) {
     await heading('Box chat').waitFor();
     await expect.poll(() => page.title()).toBe('Box chat - Confab');
 
-    // The message input is whole inside the 450 px box, and the page still does not scroll.
+    // Confab fills the 450 px box (inside its border), the message input is whole inside it, and
+    // the page still does not scroll.
     const input = app.getByRole('combobox', { name: 'Message' });
     await input.waitFor();
-    const boxArea = (await box.boundingBox())!;
+    const boxArea = (await app.boundingBox())!;
     const inputArea = (await input.boundingBox())!;
     expect(boxArea.height).toBe(450);
     expect(inputArea.y).toBeGreaterThanOrEqual(boxArea.y);
@@ -308,8 +309,11 @@ function newAccount(prefix: string) {
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
     }
-    await app.getByRole('button', { name: 'Search messages' }).click();
-    await app.getByRole('searchbox', { name: 'Search messages' }).waitFor();
+    // The header's search (a field on a wide screen) filters the messages.
+    const search = app.getByRole('searchbox', { name: 'Search messages' });
+    await search.fill('from the box');
+    await app.getByRole('article', { name: 'Echo (Agent)' }).waitFor();
+    await search.fill('');
 
     // Every sidebar entry shows its screen inside the shell, and titles are only the chat's.
     for (const [entry, screenHeading, path] of [
