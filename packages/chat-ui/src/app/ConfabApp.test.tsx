@@ -102,6 +102,21 @@ describe('ConfabApp under a base path', () => {
   });
 });
 
+describe("the chat header's page buttons", () => {
+  it('fetch the page they open when pointed at or focused', async () => {
+    const { user } = await startApp((client) => <ConfabApp client={client} routing={{ type: 'memory', initialPath: '/login' }} />);
+    await signIn(user);
+    const sidebar = await screen.findByRole('complementary', { name: 'Sidebar' });
+    await user.click(within(sidebar).getByRole('button', { name: /Design/ }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Design' })).toBeInTheDocument();
+    expect(page.InviteUser.isLoaded()).toBe(false);
+    expect(page.ChatDrops.isLoaded()).toBe(false);
+    fireEvent.pointerEnter(screen.getByRole('button', { name: 'Invite User' }));
+    act(() => screen.getByRole('button', { name: 'View Drops' }).focus());
+    await waitFor(() => expect(page.InviteUser.isLoaded() && page.ChatDrops.isLoaded()).toBe(true));
+  });
+});
+
 describe('ConfabApp in memory', () => {
   it("never changes the host's URL, and starts at initialPath", async () => {
     const { user } = await startApp((client) => <ConfabApp client={client} routing={{ type: 'memory', initialPath: '/login' }} />);
