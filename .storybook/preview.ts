@@ -3,6 +3,7 @@ import type { Preview } from '@storybook/react-vite';
 import { MINIMAL_VIEWPORTS } from 'storybook/viewport';
 import { ConfabRoot, type ConfabTheme } from '../packages/chat-ui/src/provider/ConfabRoot';
 import '../packages/chat-ui/src/theme/theme.css';
+import './preview.css';
 
 const preview: Preview = {
   parameters: {

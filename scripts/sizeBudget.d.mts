@@ -12,9 +12,9 @@ export interface ManifestChunk {
 }
 export type Manifest = Record<string, ManifestChunk>;
 
-export interface RouteTable {
-  pages: Record<string, string>;
-  budgets: { route: string; pages: string[]; limitKb: number }[];
+/** apps/reference/routeBudgets.json: each route's page modules (manifest keys) and budget. */
+export interface RouteBudgets {
+  routes: { route: string; pages: string[]; limitKb: number; targetKb?: number }[];
 }
 
 export interface RouteRow {
@@ -23,12 +23,14 @@ export interface RouteRow {
   gzipBytes: number;
   limitBytes: number;
   ok: boolean;
+  targetBytes?: number;
+  meetsTarget?: boolean;
 }
 
 export function gzipSize(bytes: Uint8Array | string): number;
 export function routeFiles(manifest: Manifest, pageKeys: string[]): string[];
 export function entryKeyOf(manifest: Manifest): string;
-export function budgetedRouteFiles(manifest: Manifest, routeTable: RouteTable): { route: string; files: string[] }[];
 export function builtRouteFiles(app: string): { route: string; files: string[] }[];
-export function measureRoutes(input: { manifest: Manifest; routeTable: RouteTable; readAsset: (file: string) => Uint8Array | string }): RouteRow[];
+export function budgetedRouteFiles(input: { manifest: Manifest; budgets: RouteBudgets }): { route: string; files: string[] }[];
+export function measureRoutes(input: { manifest: Manifest; budgets: RouteBudgets; readAsset: (file: string) => Uint8Array | string }): RouteRow[];
 export function formatTable(rows: RouteRow[]): string;

@@ -4,8 +4,8 @@
  *
  * A route needs the entry chunk, the chunk of each of its lazily loaded pages, and every chunk
  * those import statically (transitively). Dynamic imports are left out: they load on demand. The
- * routes, their pages and their budgets come from apps/reference/src/routeModules.json, the same
- * file the app's router loads its pages by.
+ * routes, their pages (manifest keys of ConfabApp's page modules) and their budgets come from
+ * apps/reference/routeBudgets.json.
  *
  * Usage: node scripts/sizeBudget.mjs [--app <dir>]   (default: the current directory, else
  * apps/reference). Prints a table; exits 1 when a route is over its budget (limitKb), 2 when the
@@ -46,52 +46,41 @@ export function routeFiles(manifest, pageKeys) {
   };
   visit(entryKeyOf(manifest));
   for (const key of pageKeys) {
-    if (manifest[key]?.isDynamicEntry !== true) throw new Error(`${key} is not a lazily loaded chunk in the manifest`);
+    if (manifest[key] === undefined) throw new Error(`${key} is not in the manifest (a page routeBudgets.json names that the build does not have)`);
+    if (manifest[key].isDynamicEntry !== true) throw new Error(`${key} is not a lazily loaded chunk in the manifest`);
     visit(key);
   }
   return files;
 }
 
-/** The page keys (Vite manifest keys) of each budgeted route, by the route table's page names. */
-function budgetedPageKeys(routeTable) {
-  return routeTable.budgets.map(({ route, pages }) => ({
-    route,
-    pageKeys: pages.map((name) => {
-      const key = routeTable.pages[name];
-      if (key === undefined) throw new Error(`route ${route} names page "${name}", which routeModules.json does not list`);
-      return key;
-    }),
-  }));
-}
-
 /**
- * Each budgeted route with the JS files a first visit of it downloads (routeFiles), e.g.
- * `{ route: '/chat/:id', files: ['assets/index-….js', …] }`: what the server preloads for it.
+ * Each budgeted route with the JS files a first visit of it downloads, in load order: what the
+ * budgets measure, and what a page may preload for the route.
  */
-export function budgetedRouteFiles(manifest, routeTable) {
-  return budgetedPageKeys(routeTable).map(({ route, pageKeys }) => ({ route, files: routeFiles(manifest, pageKeys) }));
+export function budgetedRouteFiles({ manifest, budgets }) {
+  return budgets.routes.map(({ route, pages }) => ({ route, files: routeFiles(manifest, pages) }));
 }
 
-/** budgetedRouteFiles of the app built in `app` (its dist/.vite/manifest.json and route table). */
+/** budgetedRouteFiles of the app built in `app` (its dist/.vite/manifest.json and routeBudgets.json): what the server preloads. */
 export function builtRouteFiles(app) {
   const manifest = JSON.parse(readFileSync(join(app, 'dist/.vite/manifest.json'), 'utf8'));
-  const routeTable = JSON.parse(readFileSync(join(app, 'src/routeModules.json'), 'utf8'));
-  return budgetedRouteFiles(manifest, routeTable);
+  const budgets = JSON.parse(readFileSync(join(app, 'routeBudgets.json'), 'utf8'));
+  return budgetedRouteFiles({ manifest, budgets });
 }
 
 /**
  * One row per budgeted route: its gzip size in bytes (the sum over its files, each gzipped on its
  * own as the browser downloads it) and whether it fits.
  */
-export function measureRoutes({ manifest, routeTable, readAsset }) {
+export function measureRoutes({ manifest, budgets, readAsset }) {
   const sizes = new Map();
   const sizeOf = (file) => {
     if (!sizes.has(file)) sizes.set(file, gzipSize(readAsset(file)));
     return sizes.get(file);
   };
-  const filesOf = new Map(budgetedRouteFiles(manifest, routeTable).map(({ route, files }) => [route, files]));
-  return routeTable.budgets.map(({ route, limitKb, targetKb }) => {
-    const files = filesOf.get(route);
+  const routeFilesOf = new Map(budgetedRouteFiles({ manifest, budgets }).map(({ route, files }) => [route, files]));
+  return budgets.routes.map(({ route, limitKb, targetKb }) => {
+    const files = routeFilesOf.get(route);
     const gzipBytes = files.reduce((total, file) => total + sizeOf(file), 0);
     const target = targetKb === undefined ? {} : { targetBytes: targetKb * 1000, meetsTarget: gzipBytes <= targetKb * 1000 };
     return { route, files, gzipBytes, limitBytes: limitKb * 1000, ok: gzipBytes <= limitKb * 1000, ...target };
@@ -126,7 +115,7 @@ export function formatTable(rows) {
 function appDirectory(argv) {
   const flag = argv.indexOf('--app');
   if (flag !== -1 && argv[flag + 1] !== undefined) return resolve(argv[flag + 1]);
-  if (existsSync('src/routeModules.json')) return process.cwd();
+  if (existsSync('routeBudgets.json')) return process.cwd();
   return fileURLToPath(new URL('../apps/reference/', import.meta.url));
 }
 
@@ -141,7 +130,7 @@ function main() {
   try {
     rows = measureRoutes({
       manifest: JSON.parse(readFileSync(manifestPath, 'utf8')),
-      routeTable: JSON.parse(readFileSync(join(app, 'src/routeModules.json'), 'utf8')),
+      budgets: JSON.parse(readFileSync(join(app, 'routeBudgets.json'), 'utf8')),
       readAsset: (file) => readFileSync(join(app, 'dist', file)),
     });
   } catch (error) {

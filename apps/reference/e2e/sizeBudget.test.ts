@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatTable, measureRoutes, routeFiles, type Manifest, type RouteTable } from '../../../scripts/sizeBudget.mjs';
+import { budgetedRouteFiles, formatTable, measureRoutes, routeFiles, type Manifest, type RouteBudgets } from '../../../scripts/sizeBudget.mjs';
 
 // scripts/sizeBudget.mjs (the route budgets `pnpm build` checks) on a fixture build: a real
 // manifest shape, real files, real gzip. It lives here because the e2e project is the one that
@@ -50,11 +50,10 @@ const manifest: Manifest = {
   'src/Lightbox.tsx': { file: 'assets/Lightbox.js', src: 'src/Lightbox.tsx', isDynamicEntry: true, imports: ['_react.js'] },
 };
 
-const routeTable: RouteTable = {
-  pages: { login: 'src/pages/Login.tsx', chat: 'src/pages/Chat.tsx' },
-  budgets: [
-    { route: '/login', pages: ['login'], limitKb: 100 },
-    { route: '/chat/:id', pages: ['chat'], limitKb: 100 },
+const budgets: RouteBudgets = {
+  routes: [
+    { route: '/login', pages: ['src/pages/Login.tsx'], limitKb: 100 },
+    { route: '/chat/:id', pages: ['src/pages/Chat.tsx'], limitKb: 100 },
   ],
 };
 
@@ -70,8 +69,15 @@ describe('sizeBudget', () => {
     expect(routeFiles(manifest, ['src/pages/Login.tsx'])).toEqual(['assets/index.js', 'assets/react.js', 'assets/Login.js', 'assets/Form.js']);
   });
 
+  it('gives each budgeted route its files (what a page may preload for it)', () => {
+    expect(budgetedRouteFiles({ manifest, budgets })).toEqual([
+      { route: '/login', files: ['assets/index.js', 'assets/react.js', 'assets/Login.js', 'assets/Form.js'] },
+      { route: '/chat/:id', files: ['assets/index.js', 'assets/react.js', 'assets/Chat.js', 'assets/markdown.js', 'assets/Form.js'] },
+    ]);
+  });
+
   it('sums the gzip size of each file and flags the route over its budget', () => {
-    const [login, chat] = measureRoutes({ manifest, routeTable, readAsset });
+    const [login, chat] = measureRoutes({ manifest, budgets, readAsset });
     expect(login).toMatchObject({ route: '/login', gzipBytes: gzipOf('assets/index.js', 'assets/react.js', 'assets/Login.js', 'assets/Form.js'), ok: true });
     const chatBytes = gzipOf('assets/index.js', 'assets/react.js', 'assets/Chat.js', 'assets/markdown.js', 'assets/Form.js');
     expect(chat).toMatchObject({ route: '/chat/:id', gzipBytes: chatBytes, limitBytes: 100_000, ok: false });
@@ -85,13 +91,12 @@ describe('sizeBudget', () => {
 
   it('prints the target of a route beside its budget, met or not yet, without failing on it', () => {
     const withTargets = {
-      ...routeTable,
-      budgets: [
-        { route: '/login', pages: ['login'], limitKb: 200, targetKb: 200 },
-        { route: '/chat/:id', pages: ['chat'], limitKb: 200, targetKb: 100 },
+      routes: [
+        { route: '/login', pages: ['src/pages/Login.tsx'], limitKb: 200, targetKb: 200 },
+        { route: '/chat/:id', pages: ['src/pages/Chat.tsx'], limitKb: 200, targetKb: 100 },
       ],
     };
-    const [login, chat] = measureRoutes({ manifest, routeTable: withTargets, readAsset });
+    const [login, chat] = measureRoutes({ manifest, budgets: withTargets, readAsset });
     expect(login).toMatchObject({ ok: true, meetsTarget: true, targetBytes: 200_000 });
     expect(chat).toMatchObject({ ok: true, meetsTarget: false, targetBytes: 100_000 });
     const table = formatTable([login!, chat!]);
@@ -99,11 +104,11 @@ describe('sizeBudget', () => {
     expect(table).toMatch(/\/chat\/:id\s+1\d\d\.\d\s+200\.0\s+5\s+OK\s+100\.0 not yet/);
   });
 
-  it('refuses a route table that names a page the build does not have', () => {
-    const broken = { ...routeTable, budgets: [{ route: '/', pages: ['home'], limitKb: 100 }] };
-    expect(() => measureRoutes({ manifest, routeTable: broken, readAsset })).toThrow('names page "home"');
-    const notLazy = { pages: { form: '_Form.js' }, budgets: [{ route: '/', pages: ['form'], limitKb: 100 }] };
-    expect(() => measureRoutes({ manifest, routeTable: notLazy, readAsset })).toThrow('not a lazily loaded chunk');
+  it('refuses budgets that name a page the build does not have', () => {
+    const broken = { routes: [{ route: '/', pages: ['src/pages/Home.tsx'], limitKb: 100 }] };
+    expect(() => measureRoutes({ manifest, budgets: broken, readAsset })).toThrow('src/pages/Home.tsx is not in the manifest');
+    const notLazy = { routes: [{ route: '/', pages: ['_Form.js'], limitKb: 100 }] };
+    expect(() => measureRoutes({ manifest, budgets: notLazy, readAsset })).toThrow('not a lazily loaded chunk');
   });
 
   it('as a command prints the table and exits 1 when a route is over budget, 0 when all fit', async () => {
@@ -111,17 +116,16 @@ describe('sizeBudget', () => {
     directories.push(app);
     mkdirSync(join(app, 'dist/.vite'), { recursive: true });
     mkdirSync(join(app, 'dist/assets'));
-    mkdirSync(join(app, 'src'));
     for (const [file, bytes] of Object.entries(assets)) writeFileSync(join(app, 'dist', file), bytes);
     writeFileSync(join(app, 'dist/.vite/manifest.json'), JSON.stringify(manifest));
-    writeFileSync(join(app, 'src/routeModules.json'), JSON.stringify(routeTable));
+    writeFileSync(join(app, 'routeBudgets.json'), JSON.stringify(budgets));
 
     const over = await promisify(execFile)(process.execPath, [script, '--app', app]).catch((error: { code: number; stdout: string; stderr: string }) => error);
     expect('code' in over ? over.code : 0).toBe(1);
     expect(over.stdout).toMatch(/\/login\s+\d+\.\d\s+100\.0\s+4\s+OK/);
     expect(over.stderr).toContain('over budget: /chat/:id');
 
-    writeFileSync(join(app, 'src/routeModules.json'), JSON.stringify({ ...routeTable, budgets: routeTable.budgets.map((budget) => ({ ...budget, limitKb: 200 })) }));
+    writeFileSync(join(app, 'routeBudgets.json'), JSON.stringify({ routes: budgets.routes.map((budget) => ({ ...budget, limitKb: 200 })) }));
     const fits = await promisify(execFile)(process.execPath, [script, '--app', app]);
     expect(fits.stdout).toMatch(/\/chat\/:id\s+1\d\d\.\d\s+200\.0\s+5\s+OK/);
   });

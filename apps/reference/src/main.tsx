@@ -1,9 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ConfabClient } from '@confab/client';
+import { ConfabApp } from '@confab/chat-ui';
 import '@confab/chat-ui/theme.css';
 import './page.css';
-import { App } from './App';
 
 // One client for the whole app; the API is served from the same origin (in dev through Vite's proxy).
 const client = new ConfabClient({ baseUrl: window.location.origin });
@@ -17,8 +17,10 @@ client.preloadRoute(window.location.pathname);
 const container = document.getElementById('root');
 if (container === null) throw new Error('index.html must contain <div id="root">.');
 
+// The whole product, filling the window (page.css), at the site's root; the theme follows the
+// system's light or dark setting, and the tab's title is the app's.
 createRoot(container).render(
   <StrictMode>
-    <App client={client} />
+    <ConfabApp client={client} theme="auto" documentTitle />
   </StrictMode>,
 );

@@ -1,6 +1,10 @@
 // @confab/chat-ui public surface (docs/STYLE.md, One index.ts per package): an explicit list, types
 // with `export type`.
 
+// The whole product
+export { ConfabApp } from './app/ConfabApp';
+export type { ConfabAppProps, ConfabAppRouting } from './app/ConfabApp';
+
 // Provider and hooks
 export { ConfabProvider } from './provider/ConfabProvider';
 export type { ConfabProviderProps } from './provider/ConfabProvider';

@@ -18,6 +18,8 @@ export interface ConfabRenderResult extends RenderResult {
 export interface ConfabRenderOptions {
   backend?: FakeBackend;
   components?: Partial<ConfabComponents>;
+  /** The provider's `documentTitle` (screens may set the page title); default false. */
+  documentTitle?: boolean;
 }
 
 /** A real ConfabClient over the fake backend, so screens run through the real client and SDK. */
@@ -43,7 +45,7 @@ export function renderWithConfab(ui: ReactElement, options: ConfabRenderOptions 
   });
   // A wrapper (not an element around ui) so rerender() keeps the provider.
   const Wrapper = ({ children }: { children: ReactNode }) => (
-    <ConfabProvider client={client} navigate={navigate} components={options.components}>
+    <ConfabProvider client={client} navigate={navigate} components={options.components} documentTitle={options.documentTitle}>
       {children}
     </ConfabProvider>
   );

@@ -106,6 +106,8 @@ export interface LazyBoundaryProps {
   fallback: ReactNode;
   /** Shown when the code could not be loaded; `retry` loads it again. */
   failed: (retry: () => void) => ReactNode;
+  /** A failure shown is forgotten when this changes (e.g. the path: the user went elsewhere). */
+  resetKey?: unknown;
 }
 
 interface LazyBoundaryState {
@@ -128,6 +130,10 @@ export class LazyBoundary extends Component<LazyBoundaryProps, LazyBoundaryState
     retryFailedParts();
     this.setState({ error: null });
   };
+
+  override componentDidUpdate(previous: LazyBoundaryProps): void {
+    if (this.state.error !== null && !Object.is(previous.resetKey, this.props.resetKey)) this.retry();
+  }
 
   override render(): ReactNode {
     const { error } = this.state;

@@ -5,6 +5,8 @@ import type { NavigateFunction } from './types';
 export interface ConfabContextValue {
   client: ConfabUiClient;
   navigate: NavigateFunction;
+  /** Whether screens may set document.title (ConfabProvider's `documentTitle`). */
+  documentTitle: boolean;
 }
 
 /** `null` outside a ConfabProvider so the hooks can throw a helpful error instead of misbehaving. */

@@ -20,6 +20,12 @@ export interface ConfabProviderProps {
   navigate?: NavigateFunction | undefined;
   /** 'light' (default), 'dark', or 'auto' to follow the visitor's `prefers-color-scheme`. */
   theme?: ConfabTheme | undefined;
+  /**
+   * Let screens set document.title ('Design - Confab', the chat page's '(n) New messages!' while
+   * the tab is hidden); each restores the title it found when it goes. Default false: the page's
+   * title is the host's.
+   */
+  documentTitle?: boolean | undefined;
   /** Extra classes on the root element (`<div class="confab-root">`), e.g. to size it. */
   className?: string | undefined;
   /**
@@ -50,12 +56,13 @@ export function ConfabProvider({
   client,
   navigate = browserNavigate,
   theme = 'light',
+  documentTitle = false,
   className,
   unstyled = false,
   components,
   children,
 }: ConfabProviderProps) {
-  const value = useMemo<ConfabContextValue>(() => ({ client, navigate }), [client, navigate]);
+  const value = useMemo<ConfabContextValue>(() => ({ client, navigate, documentTitle }), [client, navigate, documentTitle]);
   // Hosts often pass `components` inline; memoising on the individual overrides keeps consumers
   // from re-rendering when nothing really changed.
   const { Link, Logo, Spinner, Message, EmptyState, MessageInput, ChatHeader } = components ?? {};

@@ -95,16 +95,60 @@ describe('packages/chat-ui/README.md', () => {
     expect(code.trimEnd().split('\n').length).toBeLessThanOrEqual(15);
   });
 
-  it('the example signs in, opens a chat from the sidebar and sends', async () => {
+  it('the example is the whole product under /team-chat: every sidebar page renders, and a chat sends', async () => {
     const backend = seededBackend();
     vi.stubGlobal('fetch', backend.fetch);
     vi.stubGlobal('WebSocket', undefined);
-    document.body.innerHTML = '<div id="root"></div>';
+    window.history.replaceState(null, '', '/team-chat/');
+    document.body.innerHTML = '<div id="confab" style="height: 450px"></div>';
     // A whole app starting (session check, sign-in, chat list, chat): give a loaded machine time.
     const slow = { timeout: 10_000 };
     try {
       const user = userEvent.setup();
       await act(() => importExample('packages/chat-ui/README.md', 'readme-example.tsx'));
+
+      // The landing page, then Sign In, all under the base path.
+      await user.click((await screen.findAllByRole('link', { name: 'Sign In' }, slow))[0]!);
+      expect(window.location.pathname).toBe('/team-chat/login');
+      await user.type(await screen.findByLabelText('Username', {}, slow), 'alice');
+      await user.type(screen.getByLabelText('Password'), 'wonderland');
+      await user.click(screen.getByRole('button', { name: 'Sign In' }));
+
+      const sidebar = await screen.findByRole('complementary', { name: 'Sidebar' }, slow);
+      for (const [entry, heading] of [
+        ['New Chat', 'Create New Chat'],
+        ['Drops Feed', 'Drops'],
+        ['My Profile', 'My Profile'],
+        ['My Agents', 'My Agents'],
+      ] as const) {
+        await user.click(within(sidebar).getByRole('button', { name: new RegExp(`^${entry}`) }));
+        expect(await screen.findByRole('heading', { level: 1, name: heading }, slow)).toBeInTheDocument();
+      }
+      expect(window.location.pathname).toBe('/team-chat/agents');
+
+      const chats = within(sidebar).getByRole('navigation', { name: 'Chats' });
+      await user.click(await within(chats).findByRole('button', { name: /^Design/ }, slow));
+      expect(window.location.pathname).toBe('/team-chat/chat/chat_design_001');
+      expect(await screen.findByRole('heading', { level: 1, name: 'Design' }, slow)).toBeInTheDocument();
+      const log = await screen.findByRole('log', { name: 'Messages' }, slow);
+      expect(await within(log).findByText('Message 3', {}, slow)).toBeInTheDocument();
+      await user.type(screen.getByRole('combobox', { name: 'Message' }), 'Hello from the README{Enter}');
+      expect(await within(log).findByText('Hello from the README', {}, slow)).toBeInTheDocument();
+    } finally {
+      // The example's root cannot be unmounted from here; detached, it receives nothing more.
+      document.body.innerHTML = '';
+    }
+  });
+
+  it('own-pages.tsx (building your own pages) signs in, opens a chat from the sidebar and sends', async () => {
+    const backend = seededBackend();
+    vi.stubGlobal('fetch', backend.fetch);
+    vi.stubGlobal('WebSocket', undefined);
+    document.body.innerHTML = '<div id="root"></div>';
+    const slow = { timeout: 10_000 };
+    try {
+      const user = userEvent.setup();
+      await act(() => importExample('packages/chat-ui/README.md', 'own-pages.tsx'));
 
       await user.type(await screen.findByLabelText('Username', {}, slow), 'alice');
       await user.type(screen.getByLabelText('Password'), 'wonderland');
@@ -120,7 +164,6 @@ describe('packages/chat-ui/README.md', () => {
       await user.type(screen.getByRole('combobox', { name: 'Message' }), 'Hello from the README{Enter}');
       expect(await within(log).findByText('Hello from the README', {}, slow)).toBeInTheDocument();
     } finally {
-      // The example's root cannot be unmounted from here; detached, it receives nothing more.
       document.body.innerHTML = '';
     }
   });

@@ -22,6 +22,11 @@ export function useNavigate(): NavigateFunction {
   return useConfabContext('useNavigate').navigate;
 }
 
+/** Whether screens may set document.title (the provider's `documentTitle`). */
+export function useDocumentTitleEnabled(): boolean {
+  return useConfabContext('useDocumentTitleEnabled').documentTitle;
+}
+
 /**
  * Subscribes to a slice of the client's store and re-renders when that slice changes.
  *

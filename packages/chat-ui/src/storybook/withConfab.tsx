@@ -11,18 +11,23 @@ export interface WithConfabOptions extends StoryClientOptions {
   theme?: ConfabTheme | undefined;
   /** Overridable parts to replace (the components context). */
   components?: Partial<ConfabComponents> | undefined;
+  /**
+   * The provider's root fills the story's canvas (the viewport's height), as ConfabApp's root
+   * fills its container: for screens that fill theirs, such as AppShell.
+   */
+  fill?: boolean | undefined;
 }
 
 /**
  * A fresh ConfabProvider per story, with navigate logged to the Actions panel. The theme is the
  * option's, else the toolbar's (the `confabTheme` global of .storybook/preview.ts).
  */
-export function withConfab({ theme: fixedTheme, components, ...options }: WithConfabOptions = {}): Decorator {
+export function withConfab({ theme: fixedTheme, components, fill = false, ...options }: WithConfabOptions = {}): Decorator {
   function ConfabStoryProvider({ children, theme }: { children: ReactNode; theme: ConfabTheme }) {
     // useState, not a module constant: every story (and every remount) starts from clean state.
     const [{ client }] = useState(() => createStoryClient(options));
     return (
-      <ConfabProvider client={client} navigate={action('navigate')} theme={theme} components={components}>
+      <ConfabProvider client={client} navigate={action('navigate')} theme={theme} components={components} className={fill ? 'cf-story-fill' : undefined}>
         {children}
       </ConfabProvider>
     );

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { ChatRecord, ClientState } from '@confab/client';
 import { useConfabStore, useNavigate } from '../../provider/hooks';
+import { usePrefetchIntent } from '../../provider/AppLinksContext';
 import { SidebarToggle } from '../PageHeader/SidebarToggle';
 
 export interface ChatHeaderProps {
@@ -88,6 +89,8 @@ export function ChatHeader({ chat, searchQuery, onSearchChange, onOpenFiles, onC
   };
   // Pointer over or focus on a button: its part starts loading (repeat calls are cheap).
   const intentOf = (part: ChatHeaderPart) => ({ onPointerEnter: () => onPrefetch?.(part), onFocus: () => onPrefetch?.(part) });
+  // The same for the buttons that open another page: its code (inside ConfabApp).
+  const pageIntent = usePrefetchIntent();
   const toggleSearch = () => {
     if (searching) {
       onSearchChange('');
@@ -184,7 +187,7 @@ export function ChatHeader({ chat, searchQuery, onSearchChange, onOpenFiles, onC
         }}
       >
         {canInvite ? (
-          <button type="button" className="cf-chip" onClick={() => navigate(`${base}/invite`)}>
+          <button type="button" className="cf-chip" onClick={() => navigate(`${base}/invite`)} {...pageIntent(`${base}/invite`)}>
             Invite User
           </button>
         ) : (
@@ -201,13 +204,13 @@ export function ChatHeader({ chat, searchQuery, onSearchChange, onOpenFiles, onC
         <button type="button" className="cf-chip" onClick={onOpenFiles} disabled={onOpenFiles === undefined} {...intentOf('files')}>
           Chat Files
         </button>
-        <button type="button" className="cf-chip" onClick={() => navigate(`${base}/drops`)}>
+        <button type="button" className="cf-chip" onClick={() => navigate(`${base}/drops`)} {...pageIntent(`${base}/drops`)}>
           View Drops
         </button>
         <button type="button" className="cf-chip" onClick={onCreateDrop} disabled={onCreateDrop === undefined} {...intentOf('createDrop')}>
           Create a Drop
         </button>
-        <button type="button" className="cf-chip" onClick={() => navigate(`${base}/options`)}>
+        <button type="button" className="cf-chip" onClick={() => navigate(`${base}/options`)} {...pageIntent(`${base}/options`)}>
           Chat Options
         </button>
       </nav>

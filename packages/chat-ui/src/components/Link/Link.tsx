@@ -1,4 +1,5 @@
 import type { AnchorHTMLAttributes, MouseEvent } from 'react';
+import { useAppLinks } from '../../provider/AppLinksContext';
 import { useNavigate } from '../../provider/hooks';
 
 export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {
@@ -23,10 +24,12 @@ function isBrowserHandledClick(event: MouseEvent<HTMLAnchorElement>, target: str
 
 /**
  * The default in-app link: a real `<a href>` (so it can be opened in a new tab and read by
- * assistive technology) whose plain left click is routed through the host's navigate.
+ * assistive technology) whose plain left click is routed through the host's navigate. Inside
+ * ConfabApp the href carries its base path, and pointing at the link fetches its page ahead.
  */
-export function Link({ to, replace, onClick, target, children, ...rest }: LinkProps) {
+export function Link({ to, replace, onClick, onPointerEnter, onFocus, target, children, ...rest }: LinkProps) {
   const navigate = useNavigate();
+  const { href, prefetch } = useAppLinks();
   const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
     if (isBrowserHandledClick(event, target)) return;
@@ -35,7 +38,20 @@ export function Link({ to, replace, onClick, target, children, ...rest }: LinkPr
     else navigate(to);
   };
   return (
-    <a {...rest} href={to} target={target} onClick={handleClick}>
+    <a
+      {...rest}
+      href={href(to)}
+      target={target}
+      onClick={handleClick}
+      onPointerEnter={(event) => {
+        onPointerEnter?.(event);
+        prefetch(to);
+      }}
+      onFocus={(event) => {
+        onFocus?.(event);
+        prefetch(to);
+      }}
+    >
       {children}
     </a>
   );

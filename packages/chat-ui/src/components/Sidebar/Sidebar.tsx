@@ -1,6 +1,7 @@
 import type { ClientState } from '@confab/client';
 import { Button } from '../Button/Button';
 import { useComponents } from '../../provider/ComponentsContext';
+import { usePrefetchIntent } from '../../provider/AppLinksContext';
 import { useConfabClient, useConfabStore, useNavigate } from '../../provider/hooks';
 import { chatsOf } from '../../internal/chatClient';
 import { PendingInvitations } from '../PendingInvitations/PendingInvitations';
@@ -43,6 +44,8 @@ export function Sidebar({ id, onNavigate, onLogout, activeChatId }: SidebarProps
   const currentChatId = useConfabStore(selectCurrentChatId);
   const chatsLoading = useConfabStore(selectChatsLoading);
   const chatsError = useConfabStore(selectChatsError);
+  // Pointer over or focus on an entry fetches its page's code (inside ConfabApp).
+  const intent = usePrefetchIntent();
 
   const go = (to: string) => {
     navigate(to);
@@ -53,7 +56,7 @@ export function Sidebar({ id, onNavigate, onLogout, activeChatId }: SidebarProps
     <aside id={id} className="cf-sidebar" aria-label="Sidebar">
       <div className="cf-sidebar__header">
         <Logo />
-        <Button variant="secondary" className="cf-sidebar__new-chat" onClick={() => go('/chat/new')}>
+        <Button variant="secondary" className="cf-sidebar__new-chat" onClick={() => go('/chat/new')} {...intent('/chat/new')}>
           New Chat
         </Button>
       </div>
@@ -70,7 +73,7 @@ export function Sidebar({ id, onNavigate, onLogout, activeChatId }: SidebarProps
         <ul>
           {destinations.map((destination) => (
             <li key={destination.to}>
-              <button type="button" className="cf-sidebar__nav-item" onClick={() => go(destination.to)}>
+              <button type="button" className="cf-sidebar__nav-item" onClick={() => go(destination.to)} {...intent(destination.to)}>
                 <span>{destination.label}</span>{' '}
                 {'badge' in destination ? <span className="cf-badge">{destination.badge}</span> : null}
               </button>

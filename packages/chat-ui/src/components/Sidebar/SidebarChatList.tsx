@@ -1,5 +1,6 @@
 import type { ChatRecord } from '@confab/client';
 import { Button } from '../Button/Button';
+import { usePrefetchIntent } from '../../provider/AppLinksContext';
 import { useComponents } from '../../provider/ComponentsContext';
 
 export interface SidebarChatListProps {
@@ -17,6 +18,7 @@ export interface SidebarChatListProps {
 /** Chat names with their description (or 'No description'), per docs/PRODUCT.md §2 Sidebar. */
 export function SidebarChatList({ chats, onOpenChat, activeChatId, loading = false, error = null, onRetry }: SidebarChatListProps) {
   const { Spinner } = useComponents();
+  const intent = usePrefetchIntent();
   let body;
   if (error !== null && chats.length === 0) {
     body = (
@@ -49,6 +51,7 @@ export function SidebarChatList({ chats, onOpenChat, activeChatId, loading = fal
                 className={['cf-sidebar__chat', active && 'cf-sidebar__chat--active'].filter(Boolean).join(' ')}
                 aria-current={active ? 'page' : undefined}
                 onClick={() => onOpenChat(chat.id)}
+                {...intent(`/chat/${encodeURIComponent(chat.id)}`)}
               >
                 <span className="cf-sidebar__chat-name">{chat.name}</span>{' '}
                 <span className="cf-sidebar__chat-description">{chat.description || 'No description'}</span>

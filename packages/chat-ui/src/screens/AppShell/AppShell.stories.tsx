@@ -9,7 +9,7 @@ import { chatRecord } from '../../testing/builders';
 const meta = {
   title: 'Screens/AppShell',
   component: AppShell,
-  decorators: [withConfab({ signedIn: true })],
+  decorators: [withConfab({ fill: true, signedIn: true })],
 } satisfies Meta<typeof AppShell>;
 
 export default meta;
@@ -22,34 +22,35 @@ const chats = storyChats;
 export const Empty: Story = {};
 
 export const WithChats: Story = {
-  decorators: [withConfab({ signedIn: true, state: { chats } })],
+  decorators: [withConfab({ fill: true, signedIn: true, state: { chats } })],
 };
 
 /** Small screen with the drawer open over the overlay (tap the overlay or press Escape to close). */
 export const MobileSidebarOpen: Story = {
   ...narrow,
   tags: ['narrow'],
-  decorators: [withConfab({ signedIn: true, state: { chats, sidebarOpen: true } })],
+  decorators: [withConfab({ fill: true, signedIn: true, state: { chats, sidebarOpen: true } })],
 };
 
 export const MobileSidebarClosed: Story = {
   ...narrow,
   tags: ['narrow'],
-  decorators: [withConfab({ signedIn: true, state: { chats } })],
+  decorators: [withConfab({ fill: true, signedIn: true, state: { chats } })],
 };
 
 export const ChatsLoading: Story = {
-  decorators: [withConfab({ signedIn: true, pending: true })],
+  decorators: [withConfab({ fill: true, signedIn: true, pending: true })],
 };
 
 export const ChatsError: Story = {
-  decorators: [withConfab({ signedIn: true, configure: (backend) => backend.override('GET /api/collections/chats/records', () => new Response('{}', { status: 500 })) })],
+  decorators: [withConfab({ fill: true, signedIn: true, configure: (backend) => backend.override('GET /api/collections/chats/records', () => new Response('{}', { status: 500 })) })],
 };
 
 /** Two pending invitations above the chat list; Accept opens the chat, Decline drops it. */
 export const WithInvitations: Story = {
   decorators: [
     withConfab({
+      fill: true,
       signedIn: true,
       state: {
         chats,
@@ -82,7 +83,7 @@ export const CustomContent: Story = {
 export const MobileSidebarEscape: Story = {
   ...narrow,
   tags: ['narrow'],
-  decorators: [withConfab({ signedIn: true, state: { chats } })],
+  decorators: [withConfab({ fill: true, signedIn: true, state: { chats } })],
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.click(canvas.getByRole('button', { name: 'Open sidebar' }));
@@ -93,5 +94,5 @@ export const MobileSidebarEscape: Story = {
 };
 
 export const RightToLeft: Story = {
-  decorators: [withRtl, withConfab({ signedIn: true, state: { chats: [chatRecord({ id: 'chatrtl00000001', name: rtlText.chat, description: rtlText.description }), ...chats] } })],
+  decorators: [withRtl, withConfab({ fill: true, signedIn: true, state: { chats: [chatRecord({ id: 'chatrtl00000001', name: rtlText.chat, description: rtlText.description }), ...chats] } })],
 };

@@ -9,7 +9,7 @@ const alice = { id: 'user_alice_0001', username: 'alice', email: 'alice@example.
 async function setup(prepare: (backend: FakeBackend) => void, chatId = 'chat_design_01') {
   const backend = createFakeBackend({ users: [alice] });
   prepare(backend);
-  const result = renderWithConfab(<ChatDropsScreen chatId={chatId} />, { backend });
+  const result = renderWithConfab(<ChatDropsScreen chatId={chatId} />, { backend, documentTitle: true });
   await act(() => result.client.login('alice', 'wonderland'));
   return result;
 }

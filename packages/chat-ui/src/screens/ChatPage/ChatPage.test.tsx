@@ -14,11 +14,11 @@ const bob = { id: 'user_bob_000001', username: 'bob', email: 'bob@example.com', 
 beforeEach(() => stubMessageListLayout(600));
 afterEach(() => vi.restoreAllMocks());
 
-async function openChat(messageCount: number, chatId = 'chat_design_001') {
+async function openChat(messageCount: number, chatId = 'chat_design_001', documentTitle = true) {
   const backend = createFakeBackend({ users: [alice, bob] });
   backend.addChat({ id: 'chat_design_001', name: 'Design', description: 'Weekly sync', participants: [alice.id, bob.id] });
   backend.addMessages('chat_design_001', messageCount, [bob.id, alice.id]);
-  const result = renderWithConfab(<ChatPage chatId={chatId} />, { backend });
+  const result = renderWithConfab(<ChatPage chatId={chatId} />, { backend, documentTitle });
   await act(() => result.client.login('alice', 'wonderland'));
   return result;
 }
@@ -50,6 +50,19 @@ describe('ChatPage', () => {
     const count = (route: string) => backend.requests.filter((request) => request.route === route).length;
     expect(count('GET /api/collections/messages/records')).toBe(1);
     expect(count('GET /api/collections/chats/records/chat_design_001')).toBe(1);
+  });
+
+  it("gives the host's title back on unmount, and leaves it alone without the provider's documentTitle", async () => {
+    document.title = 'Host page';
+    const { unmount } = await openChat(3);
+    await waitFor(() => expect(document.title).toBe('Design - Confab'));
+    unmount();
+    expect(document.title).toBe('Host page');
+
+    const second = await openChat(3, 'chat_design_001', false);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Design' })).toBeInTheDocument();
+    expect(document.title).toBe('Host page');
+    second.unmount();
   });
 
   it('welcomes the user in an empty chat', async () => {

@@ -9,7 +9,7 @@ import { PageHeader } from '../../components/PageHeader/PageHeader';
 import { useChat } from '../../hooks/useChat';
 import { LazyChatFilesPanel, LazyCreateDropModal, LazyDialog } from '../../internal/lazyParts';
 import { useComponents } from '../../provider/ComponentsContext';
-import { useConfabStore, useNavigate } from '../../provider/hooks';
+import { useConfabStore, useDocumentTitleEnabled, useNavigate } from '../../provider/hooks';
 import { useTitleFlash } from './useTitleFlash';
 
 export interface ChatPageProps {
@@ -45,8 +45,9 @@ const selectAgentNotices = (state: ClientState) => state.agentNotices;
 
 /**
  * /chat/{id}: header, messages and input. Opens the chat through client.messages.open (latest
- * page, then live), keeps document.title '<name> - Confab', and flashes '(n) New messages!' while
- * the tab is hidden and messages arrive.
+ * page, then live). With the provider's `documentTitle` it keeps document.title '<name> - Confab'
+ * and flashes '(n) New messages!' while the tab is hidden and messages arrive, and puts the
+ * title it found back when it goes.
  */
 export function ChatPage({
   chatId,
@@ -96,7 +97,8 @@ export function ChatPage({
     }
     return null;
   }, [messages, user?.id]);
-  useTitleFlash({ title: chat ? `${chat.name}${titleSuffix}` : `Confab`, latestMessageKey: lastFromOthers });
+  const documentTitle = useDocumentTitleEnabled();
+  useTitleFlash({ title: chat ? `${chat.name}${titleSuffix}` : `Confab`, latestMessageKey: lastFromOthers, enabled: documentTitle });
 
   const send = useCallback((content: string) => void sendMessage(content), [sendMessage]);
   const openFiles = useCallback(() => setFilesPanelChat(chatId), [chatId]);

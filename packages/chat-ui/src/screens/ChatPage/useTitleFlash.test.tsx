@@ -19,6 +19,33 @@ beforeEach(() => {
 afterEach(() => vi.restoreAllMocks());
 
 describe('useTitleFlash', () => {
+  it('puts the title it found back on unmount, also in the middle of a flash', () => {
+    document.title = 'Host page';
+    const { rerender, unmount } = renderHook(({ key }) => useTitleFlash({ title: 'Design - Confab', latestMessageKey: key }), {
+      initialProps: { key: 'm1' },
+    });
+    expect(document.title).toBe('Design - Confab');
+    setVisibility('hidden');
+    rerender({ key: 'm2' });
+    expect(document.title).toBe('(1) New messages!');
+    unmount();
+    expect(document.title).toBe('Host page');
+    act(() => vi.advanceTimersByTime(3000));
+    expect(document.title).toBe('Host page');
+  });
+
+  it('leaves the title alone when not enabled, still counting unread messages', () => {
+    document.title = 'Host page';
+    const { rerender, result } = renderHook(({ key }) => useTitleFlash({ title: 'Design - Confab', latestMessageKey: key, enabled: false }), {
+      initialProps: { key: 'm1' },
+    });
+    setVisibility('hidden');
+    rerender({ key: 'm2' });
+    expect(result.current).toBe(1);
+    act(() => vi.advanceTimersByTime(3000));
+    expect(document.title).toBe('Host page');
+  });
+
   it('sets the title', () => {
     renderHook(() => useTitleFlash({ title: 'Design - Confab', latestMessageKey: 'm1' }));
     expect(document.title).toBe('Design - Confab');

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { constants } from '@confab/client';
+import { useRestoredTitle } from '../../internal/useDocumentTitle';
 
 export interface TitleFlashOptions {
   /** The title while nothing is flashing, e.g. 'Design - Confab'. */
@@ -11,6 +12,8 @@ export interface TitleFlashOptions {
   latestMessageKey: string | number | null;
   /** Flash period; default docs/PRODUCT.md §2 1.5 s. */
   intervalMs?: number | undefined;
+  /** Set document.title at all; default true (false only counts the unread messages). */
+  enabled?: boolean | undefined;
 }
 
 /** '(n) New messages!': the flashing title of docs/PRODUCT.md §2 Chat page behaviour. */
@@ -20,15 +23,13 @@ export function newMessagesTitle(count: number): string {
 
 /**
  * Keeps document.title at `title`; while the tab is hidden and new messages arrive, alternates it
- * with '(n) New messages!' every 1.5 s until the tab is visible again.
+ * with '(n) New messages!' every 1.5 s until the tab is visible again. On unmount the title from
+ * before is put back. Returns the number of unread messages.
  */
-export function useTitleFlash({ title, latestMessageKey, intervalMs = constants.titleFlashIntervalMs }: TitleFlashOptions): number {
+export function useTitleFlash({ title, latestMessageKey, intervalMs = constants.titleFlashIntervalMs, enabled = true }: TitleFlashOptions): number {
   const [unread, setUnread] = useState(0);
   const seenKey = useRef(latestMessageKey);
-
-  useEffect(() => {
-    document.title = title;
-  }, [title]);
+  useRestoredTitle(enabled);
 
   useEffect(() => {
     if (latestMessageKey === seenKey.current) return;
@@ -44,7 +45,9 @@ export function useTitleFlash({ title, latestMessageKey, intervalMs = constants.
     return () => document.removeEventListener('visibilitychange', onVisibility);
   }, []);
 
+  // No title in the cleanup: the next run sets it, and on unmount useRestoredTitle does.
   useEffect(() => {
+    if (!enabled) return undefined;
     if (unread === 0) {
       document.title = title;
       return undefined;
@@ -55,11 +58,8 @@ export function useTitleFlash({ title, latestMessageKey, intervalMs = constants.
       flashing = !flashing;
       document.title = flashing ? newMessagesTitle(unread) : title;
     }, intervalMs);
-    return () => {
-      clearInterval(timer);
-      document.title = title;
-    };
-  }, [unread, title, intervalMs]);
+    return () => clearInterval(timer);
+  }, [enabled, unread, title, intervalMs]);
 
   return unread;
 }

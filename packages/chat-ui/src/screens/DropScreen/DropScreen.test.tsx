@@ -20,7 +20,7 @@ async function setup(options: { prepare?: (backend: FakeBackend) => void; confir
   });
   options.prepare?.(backend);
   const confirm = vi.fn(options.confirm ?? (() => true));
-  const result = renderWithConfab(<DropScreen slug={options.slug ?? 'launch-plan'} confirm={confirm} />, { backend });
+  const result = renderWithConfab(<DropScreen slug={options.slug ?? 'launch-plan'} confirm={confirm} />, { backend, documentTitle: true });
   await act(() => result.client.login('alice', 'wonderland'));
   return { ...result, drop, confirm };
 }

@@ -19,7 +19,7 @@ function seed(backend: FakeBackend, followed = 3) {
 async function setup(tab: FeedTab = 'following', prepare: (backend: FakeBackend) => void = (backend) => seed(backend)) {
   const backend = createFakeBackend({ users: [alice] });
   prepare(backend);
-  const result = renderWithConfab(<DropsFeedScreen tab={tab} />, { backend });
+  const result = renderWithConfab(<DropsFeedScreen tab={tab} />, { backend, documentTitle: true });
   await act(() => result.client.login('alice', 'wonderland'));
   return result;
 }

@@ -1,6 +1,0 @@
-import { DropsFeedScreen, type DropsFeedScreenProps } from '@confab/chat-ui';
-
-/** /drops, /drops/trending, /drops/discover: one screen, the tab given by the route (routeTable.tsx). */
-export default function Page({ tab }: Pick<DropsFeedScreenProps, 'tab'>) {
-  return <DropsFeedScreen tab={tab} />;
-}

@@ -1,8 +1,0 @@
-import { useSearchParams } from '../routing/engine';
-import { RegisterScreen } from '@confab/chat-ui';
-
-/** /register?source=…&user_type=… (the landing call to action sends main-landing / mixed). */
-export default function Page() {
-  const searchParams = useSearchParams();
-  return <RegisterScreen source={searchParams.get('source') ?? undefined} userType={searchParams.get('user_type') ?? undefined} />;
-}

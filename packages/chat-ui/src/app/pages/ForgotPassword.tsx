@@ -1,0 +1,6 @@
+import { ForgotPasswordScreen } from '../../screens/ForgotPasswordScreen/ForgotPasswordScreen';
+
+/** /forgot-password */
+export default function Page() {
+  return <ForgotPasswordScreen />;
+}
