@@ -95,10 +95,20 @@ describe('ConfabApp under a base path', () => {
     expect(screen.getByRole('heading', { name: 'My Agents' })).toBeInTheDocument();
     expect(window.location.pathname).toBe('/agents');
 
-    const profile = within(sidebar).getByRole('button', { name: 'My Profile' });
-    expect(page.Profile.isLoaded()).toBe(false);
-    act(() => profile.focus());
-    await waitFor(() => expect(page.Profile.isLoaded()).toBe(true));
+    const confabAgents = within(sidebar).getByRole('button', { name: /Confab Agents/ });
+    expect(page.ConfabAgents.isLoaded()).toBe(false);
+    act(() => confabAgents.focus());
+    await waitFor(() => expect(page.ConfabAgents.isLoaded()).toBe(true));
+  });
+
+  it("starts loading the first page's code with the app, while the session is still being set up", async () => {
+    window.history.replaceState(null, '', '/team-chat/chat/new');
+    expect(page.NewChat.isLoaded()).toBe(false);
+    const backend = createFakeBackend({ users: [alice] });
+    render(<ConfabApp client={createTestClient(backend)} routing={{ basePath: '/team-chat' }} />);
+    // Not initialized: the start screen shows, and the page's code is on its way all the same.
+    expect(screen.getByRole('status')).toBeInTheDocument();
+    await waitFor(() => expect(page.NewChat.isLoaded()).toBe(true));
   });
 });
 

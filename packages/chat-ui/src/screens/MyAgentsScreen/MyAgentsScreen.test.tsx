@@ -84,7 +84,8 @@ describe('MyAgentsScreen', () => {
     await user.click(screen.getByRole('button', { name: 'Create Agent' }));
     const notice = await screen.findByRole('region', { name: 'API key for @weather' });
     await user.click(within(notice).getByRole('button', { name: 'Copy key' }));
-    expect(within(notice).getByRole('alert')).toHaveTextContent('Failed to copy key');
+    // The refusal arrives after the click's own updates: wait for it rather than race it.
+    expect(await within(notice).findByRole('alert')).toHaveTextContent('Failed to copy key');
   });
 
   it("words a refused creation 'Failed to create agent: …'", async () => {
