@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { AppLinksContext, type AppLinks } from '../provider/AppLinksContext';
 import type { ConfabUiClient } from '../provider/clientInterface';
 import type { ConfabComponents } from '../provider/ComponentsContext';
@@ -48,14 +48,12 @@ export function ConfabApp({ client, routing, theme, documentTitle = false, class
   const basePath = typeof routing === 'object' && routing.type !== 'memory' ? (routing.basePath ?? '/') : '/';
   const initialPath = typeof routing === 'object' && routing.type === 'memory' ? (routing.initialPath ?? '/') : '/';
   // One history per mode and path: a new object every render would resubscribe the router.
-  const history = useMemo(() => {
+  const { history, firstPage } = useMemo(() => {
     const created = mode === 'memory' ? createMemoryHistory(initialPath) : createBrowserHistory(basePath);
-    // The first page's code starts loading now, while the session is set up, so the page renders
-    // at once when the start screen goes (a page that suspends then waits out React's fallback
-    // throttle, about 300 ms, even when its code arrives sooner).
-    prefetchRoute(created.location().pathname);
-    return created;
+    // The first page's code starts loading now, while the session is set up.
+    return { history: created, firstPage: prefetchRoute(created.location().pathname) };
   }, [mode, basePath, initialPath]);
+  const firstPageLoaded = useSettled(firstPage);
   const links = useMemo<AppLinks>(() => ({ href: history.href, prefetch: prefetchRoute }), [history]);
   return (
     <ConfabProvider
@@ -67,10 +65,29 @@ export function ConfabApp({ client, routing, theme, documentTitle = false, class
       components={components}
     >
       <AppLinksContext.Provider value={links}>
-        <AppStartGate>
+        <AppStartGate firstPageLoaded={firstPageLoaded}>
           <Router history={history} routes={routes} fallback={<Navigate to="/" replace />} />
         </AppStartGate>
       </AppLinksContext.Provider>
     </ConfabProvider>
   );
+}
+
+/**
+ * True once `promise` has settled (it never rejects). A page that suspends on its first render
+ * waits out React's Suspense fallback throttle (about 300 ms) even when its code arrives sooner,
+ * so the start screen stays until the first page's code is here, and the page renders at once.
+ */
+function useSettled(promise: Promise<void>): boolean {
+  const [settled, setSettled] = useState<Promise<void> | null>(null);
+  useEffect(() => {
+    let current = true;
+    void promise.then(() => {
+      if (current) setSettled(promise);
+    });
+    return () => {
+      current = false;
+    };
+  }, [promise]);
+  return settled === promise;
 }

@@ -57,13 +57,16 @@ export const routes: RouteDefinition[] = [
 
 /**
  * Starts loading the code of the pages the app path `to` renders (pointer over or focus on a link
- * to it), so it is usually there by the click. Unknown paths and loaded pages cost nothing.
+ * to it), so it is usually there by the click. Unknown paths and loaded pages cost nothing. Settles
+ * (never rejects) once every page of the route has loaded or failed to.
  */
-export function prefetchRoute(to: string): void {
+export function prefetchRoute(to: string): Promise<void> {
   const pathname = to.split(/[?#]/, 1)[0] ?? '/';
   const match = matchRoutes(routes, segmentsOf(pathname));
+  const loads: Promise<void>[] = [];
   for (const element of match?.chain ?? []) {
-    if (element.type === SignedInFrame) void page.Shell.preload();
-    if (isLazyPage(element.type)) void element.type.preload();
+    if (element.type === SignedInFrame) loads.push(page.Shell.preload());
+    if (isLazyPage(element.type)) loads.push(element.type.preload());
   }
+  return Promise.all(loads).then(() => undefined);
 }

@@ -10,9 +10,10 @@ import { InitializingScreen } from '../../screens/InitializingScreen/Initializin
  * while the first page (or the signed-in shell) loads. A page whose code could not be downloaded
  * says so, with a retry.
  */
-export function AppStartGate({ children }: { children: ReactNode }) {
+export function AppStartGate({ firstPageLoaded = true, children }: { firstPageLoaded?: boolean; children: ReactNode }) {
   const initializing = useConfabStore((state) => state.initializing);
-  if (initializing) return <InitializingScreen />;
+  // Not a Suspense fallback: showing this while the first page's code arrives costs no throttle.
+  if (initializing || !firstPageLoaded) return <InitializingScreen />;
   return (
     <LazyBoundary
       fallback={<InitializingScreen />}
