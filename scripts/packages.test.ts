@@ -13,6 +13,7 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packPackage, publicPackages, repositoryRoot, type PublicPackage } from './packWorkspace';
+import { linkTargets } from './markdownLinks.mjs';
 
 const run = promisify(execFile);
 const attwBin = join(repositoryRoot, 'node_modules/.bin/attw');
@@ -54,16 +55,6 @@ function withoutSourceCondition(map: Record<string, ExportsValue>): Record<strin
     if (Object.keys(conditions).length > 0) published[subpath] = conditions;
   }
   return published;
-}
-
-/** Link targets of a README outside code: [text](target), ![alt](target), [id]: target, href/src. */
-function linkTargets(markdown: string): string[] {
-  const prose = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
-  const targets: string[] = [];
-  for (const match of prose.matchAll(/!?\[[^\]\n]*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+"[^"]*")?\s*\)/g)) targets.push(match[1]!.replace(/^<|>$/g, ''));
-  for (const match of prose.matchAll(/^\s*\[[^\]\n]+\]:\s*(\S+)/gm)) targets.push(match[1]!);
-  for (const match of prose.matchAll(/\s(?:href|src)="([^"]+)"/g)) targets.push(match[1]!);
-  return targets;
 }
 
 /** `git+https://github.com/o/r.git` → `https://github.com/o/r`, where README links point. */

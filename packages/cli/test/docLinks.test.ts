@@ -7,19 +7,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { linkTargets } from '../../../scripts/markdownLinks.mjs';
 
 const repoRoot = resolve(fileURLToPath(new URL('../../../', import.meta.url)));
 const documents = ['README.md', ...readdirSync(join(repoRoot, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
-
-/** Markdown and HTML link targets outside code: [text](target), ![alt](target), [id]: target, href/src. */
-function linkTargets(markdown: string): string[] {
-  const prose = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
-  const targets: string[] = [];
-  for (const match of prose.matchAll(/!?\[[^\]\n]*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+"[^"]*")?\s*\)/g)) targets.push(match[1]!.replace(/^<|>$/g, ''));
-  for (const match of prose.matchAll(/^\s*\[[^\]\n]+\]:\s*(\S+)/gm)) targets.push(match[1]!);
-  for (const match of prose.matchAll(/\s(?:href|src)="([^"]+)"/g)) targets.push(match[1]!);
-  return targets;
-}
 
 const isExternal = (target: string) => /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#');
 const insideRepo = (path: string) => {

@@ -1,9 +1,9 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { RefusedOriginWarnings } from '../src/http/refusedOrigins';
 import { registerUser, type RegisteredUser } from './support/fixtures';
 import { startTestServer, type TestServer } from './support/testServer';
+import { logCapture } from './support/logCapture';
 
 /**
  * CORS on the real server: pages on CONFAB_ALLOWED_ORIGINS may call the API from the browser (an
@@ -116,24 +116,6 @@ describe('CORS with no allowed origins (the default)', () => {
     expect(health.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
-
-/** The server's JSON log lines, as it writes them. */
-function logCapture(): { stream: Writable; lines(): Array<Record<string, unknown>> } {
-  const chunks: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer | string, _encoding, callback) {
-      chunks.push(chunk.toString());
-      callback();
-    },
-  });
-  const lines = () =>
-    chunks
-      .join('')
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-  return { stream, lines };
-}
 
 describe('a refused origin in the log', () => {
   let testServer: TestServer;

@@ -7,13 +7,13 @@
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../src/index';
 import { databaseVariants } from './support/databases';
 import { createChat, postMessage, registerUser } from './support/fixtures';
 import { rawRequest } from './support/http';
 import { startTestServer, type TestServer } from './support/testServer';
+import { logCapture } from './support/logCapture';
 
 const variants = await databaseVariants();
 
@@ -29,23 +29,6 @@ function modes(root: string): Record<string, string> {
   };
   visit(root);
   return found;
-}
-
-function logCapture(): { stream: Writable; lines(): Record<string, unknown>[] } {
-  const chunks: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer | string, _encoding, callback) {
-      chunks.push(chunk.toString());
-      callback();
-    },
-  });
-  const lines = () =>
-    chunks
-      .join('')
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-  return { stream, lines };
 }
 
 describe.each(variants)('data file modes ($name)', (variant) => {

@@ -6,7 +6,6 @@
  * record; built-in agents created once and never deletable; no key in the log, a message or an
  * answer. Every case runs on SQLite and PostgreSQL.
  */
-import { Writable } from 'node:stream';
 import type { AgentView } from '@confab/client/protocol';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { aiErrorMessages } from '../src/agents/ai/errors';
@@ -18,6 +17,7 @@ import { createChat, postMessage, registerUser, type RegisteredUser } from './su
 import { rawRequest } from './support/http';
 import { startTestServer, type TestServer } from './support/testServer';
 import { authenticatedSocket, type Frame, type TestSocket } from './support/wsClient';
+import { logCapture } from './support/logCapture';
 
 const variants = await databaseVariants();
 
@@ -27,17 +27,6 @@ const daveOpenAIKey = 'sk-dave-SECRET-openai-0123456789';
 const daveGeminiKey = 'AIza-dave-SECRET-gemini-0123456789';
 const serverOpenAIKey = 'sk-server-SECRET-openai-0123456789';
 const allKeys = [aliceOpenAIKey, bobGeminiKey, daveOpenAIKey, daveGeminiKey, serverOpenAIKey];
-
-function logCapture(): { stream: Writable; text(): string } {
-  const chunks: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer | string, _encoding, callback) {
-      chunks.push(chunk.toString());
-      callback();
-    },
-  });
-  return { stream, text: () => chunks.join('') };
-}
 
 describe.each(variants)('hosted agents ($name)', (variant) => {
   let openai: FakeOpenAI;

@@ -6,32 +6,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseVariants } from './support/databases';
 import { createChat, registerUser, type RegisteredUser } from './support/fixtures';
 import { rawRequest } from './support/http';
 import { startTestServer, type TestServer } from './support/testServer';
+import { logCapture } from './support/logCapture';
 
 const variants = await databaseVariants();
-
-/** A writable stream that keeps every log line it is given. */
-function logCapture(): { stream: Writable; text(): string; lines(): Record<string, unknown>[] } {
-  const chunks: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer | string, _encoding, callback) {
-      chunks.push(chunk.toString());
-      callback();
-    },
-  });
-  const text = () => chunks.join('');
-  const lines = () =>
-    text()
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-  return { stream, text, lines };
-}
 
 function linkToken(mail: string, pattern: RegExp): string {
   const match = pattern.exec(mail);

@@ -1,0 +1,1 @@
+export function linkTargets(markdown: string): string[];
