@@ -8,6 +8,7 @@
 // die of the signal first, and pnpm would report 'Command failed' (and leave us running on SIGTERM).
 import { spawnSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { startBuildPackages } from './startBuild.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pnpm = process.env.npm_execpath && process.env.npm_execpath.includes('pnpm') ? process.env.npm_execpath : 'pnpm';
@@ -22,8 +23,7 @@ function run(args) {
 
 // CONFAB_START_SKIP_BUILD=1 runs what was built last (a quicker restart; the tests).
 if (!process.env.CONFAB_START_SKIP_BUILD) {
-  // The server's dist imports @confab/client/rules at run time, so the client is built first (pnpm sorts by dependency).
-  run(['--filter', '@confab/client', '--filter', '@confab/server', '--filter', '@confab/reference', 'run', 'build']);
+  run([...startBuildPackages.flatMap((name) => ['--filter', name]), 'run', 'build']);
   // The reference app's build into packages/server/web, precompressed: what `npx @confab/server` serves.
   run(['--filter', '@confab/server', 'run', 'bundle-web']);
 }

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bannerPattern, serverBuilt, workspaceRoot } from './support/builtServer';
+import { servedPackages } from '../src/packages/servedPackages';
+import { startBuildPackages } from '../../../scripts/startBuild.mjs';
 
 /** pnpm's own script, as `pnpm test` runs this file (npm_execpath); else the test is skipped. */
 const pnpmEntry = process.env['npm_execpath'] !== undefined && /pnpm\.c?js$/.test(process.env['npm_execpath']) ? process.env['npm_execpath'] : undefined;
@@ -51,6 +53,12 @@ async function startAndStop(stop: (pnpmPid: number) => void): Promise<{ code: nu
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
+
+describe('what pnpm start builds', () => {
+  it('includes every package the server serves as a tarball, so the quickstart on My Agents installs from a fresh clone', () => {
+    for (const which of servedPackages) expect(startBuildPackages).toContain(`@confab/${which}`);
+  });
+});
 
 describe.skipIf(!serverBuilt || pnpmEntry === undefined)('pnpm start', () => {
   it('is quiet, and ends with exit 0 on Ctrl-C', async () => {
