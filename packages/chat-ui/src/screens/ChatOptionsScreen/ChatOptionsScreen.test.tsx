@@ -58,12 +58,19 @@ describe('ChatOptionsScreen', () => {
     const me = screen.getByRole('listitem', { name: 'Alice Liddell' });
     expect(within(me).queryByRole('button')).not.toBeInTheDocument();
     const other = () => screen.getByRole('listitem', { name: 'Bob Builder' });
-    await user.click(within(other()).getByRole('button', { name: 'Promote' }));
-    expect(chat.admins).toContain(bob.id);
-    await user.click(await within(other()).findByRole('button', { name: 'Demote' }));
-    expect(chat.admins).not.toContain(bob.id);
-    await user.click(await within(other()).findByRole('button', { name: 'Remove' }));
-    expect(chat.participants).toEqual([alice.id]);
+    // The next button shows once the chat record changes, and stays disabled until the request that
+    // changed it has finished (a click on it before then does nothing): wait for both.
+    const enabled = async (name: string) => {
+      const button = await within(other()).findByRole('button', { name });
+      await waitFor(() => expect(button).toBeEnabled());
+      return button;
+    };
+    await user.click(await enabled('Promote'));
+    await waitFor(() => expect(chat.admins).toContain(bob.id));
+    await user.click(await enabled('Demote'));
+    await waitFor(() => expect(chat.admins).not.toContain(bob.id));
+    await user.click(await enabled('Remove'));
+    await waitFor(() => expect(chat.participants).toEqual([alice.id]));
     expect(await screen.findByRole('listitem', { name: 'Alice Liddell' })).toBeInTheDocument();
     expect(screen.queryByRole('listitem', { name: 'Bob Builder' })).not.toBeInTheDocument();
   });
