@@ -16,10 +16,12 @@
 //   pnpm bench:ui --runs=3             quicker
 //   pnpm bench:ui --big=20000          a bigger chat
 //   pnpm bench:ui --timeline=1         also print one chat open's requests (start → end, ms)
+//   pnpm bench:ui --profile=1          also write a CPU profile of one chat open (Chrome DevTools'
+//                                      .cpuprofile; the build's source maps name the functions)
 //
 // Needs `pnpm build` first (the server's dist and the app's dist). See scripts/bench/README.md.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +41,7 @@ const defaults = Object.freeze({
   maxLoginRatio: 2, // target: login form on screen ≤ this × the load event
   maxChatRatio: 3, // target: a chat's last message on screen ≤ this × the load event
   timeline: 0, // 1: print the request timeline of one small-chat open
+  profile: 0, // 1: write a CPU profile of one small-chat open
   concurrency: 32, // seeding requests in flight
   timeoutMs: 15 * 60_000, // the whole run
 });
@@ -229,7 +232,7 @@ function requestTimeline(page) {
 }
 
 /** One run: a new tab opens /chat/:id; ms from navigation start to the last message on screen, and the rows in the DOM. */
-async function openChat(context, baseUrl, chat, withTimeline = false) {
+async function openChat(context, baseUrl, chat, withTimeline = false, profilePath = null) {
   const page = await context.newPage();
   // What the open asks the record API for: the latest page, not the whole history.
   let fetched = 0;
@@ -247,8 +250,15 @@ async function openChat(context, baseUrl, chat, withTimeline = false) {
   });
   try {
     await page.addInitScript(watchForLastMessage, chat.lastText);
+    const profiler = profilePath === null ? null : await page.context().newCDPSession(page);
+    if (profiler !== null) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.setSamplingInterval', { interval: 200 }); // µs
+      await profiler.send('Profiler.start');
+    }
     await page.goto(`${baseUrl}/chat/${chat.id}`, { waitUntil: 'commit' });
     await page.waitForFunction(() => window.__benchLastVisibleMs !== undefined, null, { timeout: 60_000, polling: 50 });
+    if (profiler !== null) writeFileSync(profilePath, JSON.stringify((await profiler.send('Profiler.stop')).profile));
     const visibleMs = await page.evaluate(() => window.__benchLastVisibleMs);
     const loadMs = await loadEventOf(page);
     const timeline = withTimeline ? await requestTimeline(page) : null;
@@ -332,6 +342,11 @@ async function main() {
         const chatColumns = chat === null ? '' : `   ${String(result.rows).padStart(11)}   ${String(result.fetched).padStart(16)}`;
         log(`${String(run).padStart(3)}  ${what.padEnd(28)} ${result.loadMs.toFixed(0).padStart(13)}   ${result.visibleMs.toFixed(0).padStart(13)}   ${timesLoad(result).toFixed(2).padStart(5)}${chatColumns}`);
       }
+    }
+    if (options.profile > 0) {
+      const profilePath = join(root, 'bench-ui-chat.cpuprofile');
+      const { visibleMs } = await openChat(context, server.url, small, false, profilePath);
+      log(`CPU profile of one ${small.count}-message chat open (last message at ${visibleMs.toFixed(0)} ms): ${profilePath} (open it in Chrome DevTools' Performance panel)`);
     }
     if (options.timeline > 0) {
       const { timeline, loadMs, visibleMs } = await openChat(context, server.url, small, true);

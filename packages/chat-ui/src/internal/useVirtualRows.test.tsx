@@ -54,15 +54,36 @@ describe('rangeOf', () => {
 let heightOf: (key: string) => number = () => 0;
 let hook: VirtualRows;
 
-function List({ keys, onChange, overscan = 2 }: { keys: readonly string[]; onChange?: () => void; overscan?: number }) {
+/** Every row key the list has mounted, in mount order (a row scrolled out and back counts twice). */
+let mounted: string[] = [];
+
+function List({
+  keys,
+  onChange,
+  overscan = 2,
+  initialAlign,
+}: {
+  keys: readonly string[];
+  onChange?: () => void;
+  overscan?: number;
+  initialAlign?: 'start' | 'end';
+}) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const getKey = useCallback((index: number) => keys[index]!, [keys]);
-  hook = useVirtualRows({ count: keys.length, getKey, estimatedSize: 10, overscan, scrollRef, initialHeight: 50, onChange });
+  hook = useVirtualRows({ count: keys.length, getKey, estimatedSize: 10, overscan, scrollRef, initialHeight: 50, onChange, initialAlign });
+  const measure = hook.measureElement;
+  const track = useCallback(
+    (element: HTMLElement | null) => {
+      if (element !== null) mounted.push(element.dataset.key!);
+      return measure(element);
+    },
+    [measure],
+  );
   return (
     <div ref={scrollRef} className="cf-message-list">
       <div className="cf-message-list__canvas" style={{ height: hook.totalSize }}>
         {hook.items.map((item) => (
-          <div key={item.key} ref={hook.measureElement} data-index={item.index} data-key={item.key} style={{ transform: `translateY(${item.start}px)` }} />
+          <div key={item.key} ref={track} data-index={item.index} data-key={item.key} style={{ transform: `translateY(${item.start}px)` }} />
         ))}
       </div>
     </div>
@@ -75,6 +96,7 @@ const renderedKeys = (container: HTMLElement) => [...container.querySelectorAll<
 describe('useVirtualRows', () => {
   beforeEach(() => {
     heightOf = () => 0;
+    mounted = [];
     stubMessageListLayout(50);
     vi.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(function (this: Element) {
       const key = (this as HTMLElement).dataset.key;
@@ -93,6 +115,17 @@ describe('useVirtualRows', () => {
     act(() => hook.scrollToEnd());
     expect(container.querySelector<HTMLElement>('.cf-message-list')!.scrollTop).toBe(950);
     expect(renderedKeys(container)).toEqual(keysOf(93, 100));
+  });
+
+  it("with initialAlign 'end', renders the last rows first and only those, also when rows come later", () => {
+    const { container, rerender } = render(<List keys={[]} initialAlign="end" />);
+    expect(renderedKeys(container)).toEqual([]);
+    rerender(<List keys={keysOf(0, 100)} initialAlign="end" />);
+    // The view's rows (95-99) and the overscan above them; rows 0-6 were never mounted.
+    expect(renderedKeys(container)).toEqual(keysOf(93, 100));
+    act(() => hook.scrollToEnd());
+    expect(renderedKeys(container)).toEqual(keysOf(93, 100));
+    expect(mounted).toEqual(keysOf(93, 100));
   });
 
   it('keeps the estimate for a row measured at 0 px (hidden, or no layout)', () => {

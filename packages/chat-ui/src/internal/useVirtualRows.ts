@@ -30,6 +30,12 @@ export interface VirtualRowsOptions {
    * committed, so scrollHeight is current), the viewport resized, or a user scroll ended.
    */
   onChange?: (() => void) | undefined;
+  /**
+   * Where the first rows render when the list gets rows: 'end' renders the last rows at once (a
+   * chat opens at its latest message), not the first ones followed by a scroll to the end, which
+   * would render, measure and throw away a screenful of rows nobody sees. Default 'start'.
+   */
+  initialAlign?: 'start' | 'end' | undefined;
 }
 
 export interface VirtualRows {
@@ -97,7 +103,16 @@ const scrollingMs = 150;
  * - A row above the top of the view measured to a new height moves scrollTop by the difference,
  *   so what is on screen stays put while rows above it are measured.
  */
-export function useVirtualRows({ count, getKey, estimatedSize, overscan, scrollRef, initialHeight, onChange }: VirtualRowsOptions): VirtualRows {
+export function useVirtualRows({
+  count,
+  getKey,
+  estimatedSize,
+  overscan,
+  scrollRef,
+  initialHeight,
+  onChange,
+  initialAlign = 'start',
+}: VirtualRowsOptions): VirtualRows {
   const [, rerender] = useReducer((tick: number) => tick + 1, 0);
   const sizes = useRef(new Map<RowKey, number>()).current;
   // Bumped on every new measurement: the offsets are rebuilt when it moved.
@@ -273,6 +288,9 @@ export function useVirtualRows({ count, getKey, estimatedSize, overscan, scrollR
     if (pending.current.length > 0) rerender();
   });
 
+  // The first render with rows, aligned to the end: as if already scrolled there (rangeOf clamps).
+  // The owner's scroll to the end after this commit then finds these very rows in view.
+  if (initialAlign === 'end' && range.current[1] < range.current[0] && count > 0) scrollTop.current = starts[count]!;
   const [first, last] = rangeOf(starts, count, scrollTop.current, viewport.current, overscan);
   range.current = [first, last];
   const items: VirtualRow[] = [];

@@ -106,6 +106,8 @@ export function MessageList({
     scrollRef,
     // Layout-less environments (jsdom) report no viewport: assume one, so rows still render.
     initialHeight: 600,
+    // A chat opens at its latest message (scrolled to the end below).
+    initialAlign: 'end',
     onChange: () => {
       // Rows measured taller than estimated push the bottom down: follow it while sticking.
       if (stickToBottom.current && !isScrolling()) scrollToEnd();
