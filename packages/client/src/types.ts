@@ -66,6 +66,17 @@ export interface ChatRecord extends BaseRecord {
   auto_route_enabled?: boolean;
   auto_route_agent?: string;
   agent_permissions?: AgentPermissions | null;
+  /** The chat's newest message seq (0 when empty). */
+  last_seq?: number;
+  // The signed-in person's read state (record API answers only; docs/CONTRACTS.md, Unread state).
+  /** The highest seq they have read. */
+  last_read_seq?: number;
+  /** Messages after last_read_seq. */
+  unread_count?: number;
+  /** Of those, the ones mentioning them. */
+  mention_count?: number;
+  /** Muted: a dot instead of a count, no notifications except mentions. */
+  muted?: boolean;
   expand?: { participants?: UserRecord[]; admins?: UserRecord[]; creator?: UserRecord };
 }
 

@@ -3,9 +3,10 @@ import { constants } from '../constants';
 import { ConfabError, toConfabError } from '../errors';
 import type { RealtimeConnection } from '../realtime/RealtimeConnection';
 import type { ConfabStore } from '../store/createConfabStore';
+import type { ChatActivityFrame, ChatReadState } from '../protocol';
 import type { AgentPermissions, ChatRecord, UserRecord } from '../types';
 import { validateChatCreation } from '../validation/content';
-import { removeChat, upsertChat } from './chatList';
+import { applyActivity, applyReadState, removeChat, upsertChat } from './chatList';
 
 const chatsCollection = 'chats';
 /** Every chat call expands the members, as the chat list and Chat Options show them. */
@@ -41,6 +42,16 @@ export class ChatsService {
     realtime.on('chat_updated', ({ chat }) => this.remember(chat));
     realtime.on('chat_removed', ({ chat_id }) => this.forget(chat_id));
     realtime.on('chat_deleted', ({ chat_id }) => this.forget(chat_id));
+    realtime.on('read_state', (state) => this.rememberReadState(state));
+    realtime.on('chat_activity', (activity) => this.noteActivity(activity));
+    // Activity and read states sent while no socket listened are lost: every reconnect after the
+    // first connect loads the list (with its counts) again.
+    let connectedBefore = false;
+    realtime.on('state', ({ state }) => {
+      if (state !== 'connected') return;
+      if (connectedBefore && dependencies.store.getState().user !== null) void this.list().catch(() => {});
+      connectedBefore = true;
+    });
   }
 
   /** The user's chats, newest activity first; fills store.chats, chatsLoading and chatsError. */
@@ -122,6 +133,39 @@ export class ChatsService {
     return this.patch(id, { auto_route_agent: username });
   }
 
+  /**
+   * Marks the chat read up to `seq` (never back): at once in the store, then on the server over
+   * the socket (`mark_read`) or, without one, POST /api/chats/{id}/read. The server tells the
+   * person's other sessions. Resolves when sent; a seq at or below the known position sends nothing.
+   */
+  async markRead(id: string, seq: number): Promise<void> {
+    const chat = this.dependencies.store.getState().chats.find((listed) => listed.id === id);
+    if (!Number.isInteger(seq) || seq <= 0 || (chat?.last_read_seq ?? 0) >= seq) return;
+    const lastSeq = Math.max(chat?.last_seq ?? seq, seq);
+    this.rememberReadState({
+      chat_id: id,
+      last_read_seq: seq,
+      // Mentions after seq stay counted until the server's answer says how many are left.
+      unread_count: Math.max(0, lastSeq - seq),
+      mention_count: seq >= lastSeq ? 0 : (chat?.mention_count ?? 0),
+      muted: chat?.muted ?? false,
+    });
+    if (this.dependencies.realtime.send({ type: 'mark_read', chat_id: id, seq })) return;
+    const state = await this.call(() =>
+      this.dependencies.pb.send<ChatReadState>(`/api/chats/${encodeURIComponent(id)}/read`, { method: 'POST', body: { seq } }),
+    );
+    this.rememberReadState(state);
+  }
+
+  /** Mutes or unmutes the chat for the signed-in person (POST /api/chats/{id}/mute). */
+  async setMuted(id: string, muted: boolean): Promise<ChatReadState> {
+    const state = await this.call(() =>
+      this.dependencies.pb.send<ChatReadState>(`/api/chats/${encodeURIComponent(id)}/mute`, { method: 'POST', body: { muted } }),
+    );
+    this.rememberReadState(state);
+    return state;
+  }
+
   /** Fetches a chat the user has just joined (e.g. an accepted invitation) into the chat list. */
   async include(id: string): Promise<ChatRecord> {
     const chat = await this.call(() => this.dependencies.pb.collection(chatsCollection).getOne<ChatRecord>(id, { expand }));
@@ -171,6 +215,21 @@ export class ChatsService {
   private refresh(chat: ChatRecord): void {
     const { chats, currentChat } = this.dependencies.store.getState();
     if (chats.some((listed) => listed.id === chat.id) || currentChat?.id === chat.id) this.remember(chat);
+  }
+
+  private rememberReadState(state: ChatReadState): void {
+    this.dependencies.store.setState((current) => {
+      const chats = applyReadState(current.chats, state);
+      return chats === current.chats ? {} : { chats };
+    });
+  }
+
+  private noteActivity(activity: ChatActivityFrame): void {
+    const me = this.dependencies.store.getState().user?.id;
+    this.dependencies.store.setState((current) => {
+      const chats = applyActivity(current.chats, activity, me);
+      return chats === current.chats ? {} : { chats };
+    });
   }
 
   private forget(chatId: string): void {

@@ -81,7 +81,17 @@ export interface PingFrame {
   timestamp: number;
 }
 
-export type ClientFrame = AuthenticateWithTokenFrame | JoinChatFrame | LeaveChatFrame | SendMessageFrame | PingFrame | AgentClientFrame;
+/**
+ * Moves the signed-in person's read position in a chat forward to `seq` (never back); every
+ * session of theirs gets a read_state. The same as POST /api/chats/{id}/read.
+ */
+export interface MarkReadFrame {
+  type: 'mark_read';
+  chat_id: string;
+  seq: number;
+}
+
+export type ClientFrame = AuthenticateWithTokenFrame | JoinChatFrame | LeaveChatFrame | SendMessageFrame | PingFrame | MarkReadFrame | AgentClientFrame;
 
 // Server → client
 
@@ -174,6 +184,42 @@ export interface InvitationsChangedFrame {
   type: 'invitations_changed';
 }
 
+/**
+ * One person's read state of one chat (docs/CONTRACTS.md, Unread state): the answer of
+ * POST /api/chats/{id}/read and /mute, the body of read_state, and fields of their chat records.
+ */
+export interface ChatReadState {
+  chat_id: string;
+  /** The highest seq this person has read; 0 when nothing. Joining a chat starts it at the chat's newest. */
+  last_read_seq: number;
+  /** Messages after last_read_seq. Posting moves the author's position, so their own never count. */
+  unread_count: number;
+  /** Of those, the ones that mention this person. */
+  mention_count: number;
+  /** A muted chat shows no count (a dot) and never notifies, except for mentions. */
+  muted: boolean;
+}
+
+/** The person's read state of a chat changed (read in another tab, muted, or they posted): to all their sockets. */
+export interface ReadStateFrame extends ChatReadState {
+  type: 'read_state';
+}
+
+/**
+ * A message was stored in one of the person's chats (sent to each participant but its author,
+ * whether or not they joined the chat): the chat list's counts and order follow it live.
+ */
+export interface ChatActivityFrame {
+  type: 'chat_activity';
+  chat_id: string;
+  seq: number;
+  author_id: string;
+  /** The chat's new `updated` (PocketBase datetime): the list is sorted by it. */
+  updated: string;
+  /** The message mentions the receiving person. */
+  mentions_you: boolean;
+}
+
 /** Stable codes of error frames. */
 export const errorCodes = [
   'invalid_frame',
@@ -214,6 +260,8 @@ export type ServerFrame =
   | ChatDeletedFrame
   | ChatFilesChangedFrame
   | InvitationsChangedFrame
+  | ReadStateFrame
+  | ChatActivityFrame
   | PongFrame
   | ErrorFrame
   | AgentServerFrame

@@ -7,13 +7,13 @@
  * rules (docs/STYLE.md, One fake, held to the real thing): those are tested on the real server.
  */
 import type { ChatFile } from '../files/chatFile';
-import type { AgentView, WireDrop } from '../protocol';
+import type { AgentView, ChatReadState, WireDrop } from '../protocol';
 import type { AgentPermissions } from '../types';
 import { buildFakeAgent, createAgentRoutes, type FakeAgentInput } from './fakeAgents';
 import { buildFakeDrop, createDropRoutes, dropSeenBy, type FakeDropInput, type FakeDropsData } from './fakeDrops';
 import { buildFileRecord, createFileRoutes, type FakeFileInput } from './fakeFiles';
 import { maxMessageLength } from '../protocol';
-import { stripUnsafeCharacters } from '../rules';
+import { extractMentions, stripUnsafeCharacters } from '../rules';
 import { callerId, collectionIds, errorResponse, json, nextRecordId, notFound, stamp } from './fakeHttp';
 import { buildFakeInvitation, createInvitationRoutes, type FakeInvitation, type FakeInvitationInput } from './fakeInvitations';
 
@@ -51,6 +51,10 @@ export interface FakeChat {
   auto_route_agent: string;
   created: string;
   updated: string;
+  /** Read positions by user id; a user without one has read everything (as after joining). */
+  last_read?: Record<string, number>;
+  /** Users who muted the chat. */
+  muted_by?: string[];
 }
 
 export interface FakeMessage {
@@ -365,13 +369,34 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
     const user = data.users.find((candidate) => candidate.id === id);
     return user ? { ...userRecord(user), email: undefined } : undefined;
   };
-  const chatJson = (chat: FakeChat, expand: string) => {
+  const lastSeqOf = (chat: FakeChat) => data.messages.filter((message) => message.chat === chat.id).reduce((last, message) => Math.max(last, message.seq), 0);
+  /** The caller's read state of the chat, as the server counts it (mentions: `@username` in others' messages). */
+  const readStateOf = (chat: FakeChat, userId: string): ChatReadState => {
+    const lastSeq = lastSeqOf(chat);
+    const lastRead = Math.min(chat.last_read?.[userId] ?? lastSeq, lastSeq);
+    const username = data.users.find((user) => user.id === userId)?.username.toLowerCase();
+    const mentions = data.messages.filter(
+      (message) => message.chat === chat.id && message.seq > lastRead && message.author !== userId && username !== undefined && extractMentions(message.content).includes(username),
+    );
+    return { chat_id: chat.id, last_read_seq: lastRead, unread_count: lastSeq - lastRead, mention_count: mentions.length, muted: chat.muted_by?.includes(userId) === true };
+  };
+  const chatJson = (chat: FakeChat, expand: string, caller: string) => {
     const wanted = expand.split(',');
     const expanded: Record<string, unknown> = {};
     if (wanted.includes('participants')) expanded['participants'] = chat.participants.map(userJson).filter(Boolean);
     if (wanted.includes('admins')) expanded['admins'] = chat.admins.map(userJson).filter(Boolean);
-    const lastSeq = data.messages.filter((message) => message.chat === chat.id).reduce((last, message) => Math.max(last, message.seq), 0);
-    return { collectionId: collectionIds.chats, collectionName: 'chats', ...chat, agent_permissions: resolvedAgentPermissions(chat.agent_permissions), is_inbox: false, last_seq: lastSeq, expand: expanded };
+    const { last_read: _positions, muted_by: _muted, ...fields } = chat;
+    const { chat_id: _chat, ...readState } = readStateOf(chat, caller);
+    return {
+      collectionId: collectionIds.chats,
+      collectionName: 'chats',
+      ...fields,
+      agent_permissions: resolvedAgentPermissions(chat.agent_permissions),
+      is_inbox: false,
+      last_seq: lastSeqOf(chat),
+      ...readState,
+      expand: expanded,
+    };
   };
   const messageJson = (message: FakeMessage, expand: string) => ({
     collectionId: collectionIds.messages,
@@ -394,6 +419,28 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
   };
 
   return (request: Request, url: URL, body: Record<string, unknown>): Response | null => {
+    const readRoute = /^\/api\/chats\/([^/]+)\/(read|mute)$/.exec(url.pathname);
+    if (readRoute !== null && request.method === 'POST') {
+      const caller = callerId(request);
+      if (caller === null) return errorResponse(401, 'The request requires valid record authorization token.');
+      const chat = data.chats.find((candidate) => candidate.id === readRoute[1] && candidate.participants.includes(caller));
+      if (chat === undefined) return notFound();
+      if (readRoute[2] === 'read') {
+        const seq = body['seq'];
+        if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) {
+          return errorResponse(400, 'Failed to mark the chat read.', { seq: { code: 'validation_invalid_value', message: 'Must be a whole number of 0 or more.' } });
+        }
+        const known = readStateOf(chat, caller).last_read_seq;
+        chat.last_read = { ...chat.last_read, [caller]: Math.max(known, Math.min(seq, lastSeqOf(chat))) };
+      } else {
+        if (typeof body['muted'] !== 'boolean') {
+          return errorResponse(400, 'Failed to change the chat.', { muted: { code: 'validation_invalid_value', message: 'Must be true or false.' } });
+        }
+        const others = (chat.muted_by ?? []).filter((userId) => userId !== caller);
+        chat.muted_by = body['muted'] ? [...others, caller] : others;
+      }
+      return json(200, readStateOf(chat, caller));
+    }
     const match = /^\/api\/collections\/(chats|messages|users)\/records(?:\/([^/]+))?$/.exec(url.pathname);
     if (match === null) return null;
     const [, collection, id] = match;
@@ -426,11 +473,11 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
       const visible = data.chats.filter((chat) => chat.participants.includes(caller));
       const chat = id === undefined ? undefined : visible.find((candidate) => candidate.id === id);
       if (id !== undefined && chat === undefined) return notFound();
-      if (request.method === 'GET' && chat) return json(200, chatJson(chat, expand));
+      if (request.method === 'GET' && chat) return json(200, chatJson(chat, expand, caller));
       if (request.method === 'GET') {
         const sorted = [...visible].sort((a, b) => (sort === '-updated' ? b.updated.localeCompare(a.updated) : 0));
         const result = page(sorted, url);
-        return json(200, { ...result, items: result.items.map((item) => chatJson(item, expand)) });
+        return json(200, { ...result, items: result.items.map((item) => chatJson(item, expand, caller)) });
       }
       if (request.method === 'POST') {
         const name = cleanText(body['name']);
@@ -450,7 +497,7 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
           updated: now(),
         };
         data.chats.push(created);
-        return json(200, chatJson(created, expand));
+        return json(200, chatJson(created, expand, caller));
       }
       // Admins change and delete a chat; anyone else gets the server's 404, as for a chat they cannot see.
       if (chat === undefined || !chat.admins.includes(caller)) return notFound();
@@ -470,7 +517,7 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
         if (typeof body['auto_route_enabled'] === 'boolean') chat.auto_route_enabled = body['auto_route_enabled'];
         if (typeof body['auto_route_agent'] === 'string') chat.auto_route_agent = body['auto_route_agent'];
         chat.updated = now();
-        return json(200, chatJson(chat, expand));
+        return json(200, chatJson(chat, expand, caller));
       }
       return null;
     }
@@ -515,6 +562,9 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
         created: stamp(seq),
       };
       data.messages.push(message);
+      // Posting reads the chat up to one's own message, as on the server.
+      const posted = data.chats.find((chat) => chat.id === target);
+      if (posted !== undefined) posted.last_read = { ...posted.last_read, [caller]: seq };
       return json(200, messageJson(message, expand));
     }
     // Only the author edits or deletes a message; anyone else gets the server's 404.
