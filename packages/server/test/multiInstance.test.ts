@@ -117,4 +117,19 @@ describe.runIf(runnable)('two instances on one PostgreSQL and one Redis', () => 
     expect(rotated.status).toBe(200);
     expect((await agentOnB.closed).code).toBe(4001);
   });
+
+  it('keeps read state across instances: activity from A reaches B, a read on A moves B’s sessions', async () => {
+    const ann = await register(instanceA);
+    const bob = await register(instanceA);
+    const chat = await createChat(ann, { participants: [bob.record.id] });
+    const bobOnB = await socketOn(instanceB, bob);
+    await postMessage(ann, chat.id, `hello @${bob.username}`);
+    expect(await bobOnB.nextOfType('chat_activity')).toMatchObject({ chat_id: chat.id, seq: 1, mentions_you: true, author_id: ann.record.id });
+    const bobOnA = on(instanceA, bob);
+    expect(await bobOnA.pb.collection('chats').getOne(chat.id)).toMatchObject({ unread_count: 1, mention_count: 1 });
+    const read = await rawRequest(instanceA.url, 'POST', `/api/chats/${chat.id}/read`, { token: bob.pb.authStore.token, body: { seq: 1 } });
+    expect(read.status).toBe(200);
+    expect(await bobOnB.nextOfType('read_state')).toEqual({ type: 'read_state', chat_id: chat.id, last_read_seq: 1, unread_count: 0, mention_count: 0, muted: false });
+    expect(await on(instanceB, bob).pb.collection('chats').getOne(chat.id)).toMatchObject({ unread_count: 0, last_read_seq: 1 });
+  });
 });

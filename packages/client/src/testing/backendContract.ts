@@ -239,6 +239,75 @@ export function backendContract(name: string, makeBackend: () => Promise<Contrac
       });
     });
 
+    describe('unread state', () => {
+      /** Polls an answer until it matches: the server notes the author's position and the mentions just after a send. */
+      async function eventually(read: () => Promise<Answer>, expected: Record<string, unknown>): Promise<void> {
+        const deadline = Date.now() + 5_000;
+        let last: Answer | undefined;
+        while (Date.now() < deadline) {
+          last = await read();
+          if (Object.entries(expected).every(([key, value]) => last?.body[key] === value)) return;
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        expect(last?.body).toMatchObject(expected);
+      }
+
+      it("answers each person's read state in the chat records, and moves it with /read and /mute", async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Launch Plan', [bob]);
+        for (const content of ['first', `look @${bob.username}`]) {
+          expect((await api('POST', '/api/collections/messages/records', { as: ann, json: { chat: chatId, content } })).status).toBe(200);
+        }
+        const chatOfBob = () => api('GET', `/api/collections/chats/records/${chatId}`, { as: bob });
+        await eventually(chatOfBob, { last_seq: 2, last_read_seq: 0, unread_count: 2, mention_count: 1, muted: false });
+        await eventually(() => api('GET', `/api/collections/chats/records/${chatId}`, { as: ann }), { last_read_seq: 2, unread_count: 0, mention_count: 0 });
+
+        expect(await api('POST', `/api/chats/${chatId}/read`, { as: bob, json: { seq: 1 } })).toEqual({
+          status: 200,
+          body: { chat_id: chatId, last_read_seq: 1, unread_count: 1, mention_count: 1, muted: false },
+        });
+        expect((await api('POST', `/api/chats/${chatId}/read`, { as: bob, json: { seq: 0 } })).body).toMatchObject({ last_read_seq: 1 });
+        expect(await api('POST', `/api/chats/${chatId}/mute`, { as: bob, json: { muted: true } })).toEqual({
+          status: 200,
+          body: { chat_id: chatId, last_read_seq: 1, unread_count: 1, mention_count: 1, muted: true },
+        });
+        expect((await chatOfBob()).body).toMatchObject({ unread_count: 1, muted: true });
+      });
+
+      it('refuses a bad seq or mute with the field, and strangers with 404', async () => {
+        const ann = await signUp('ann');
+        const eve = await signUp('eve');
+        const chatId = await chatOf(ann, 'Quiet');
+        expect(await api('POST', `/api/chats/${chatId}/read`, { as: ann, json: { seq: -1 } })).toEqual({
+          status: 400,
+          body: { status: 400, message: 'Failed to mark the chat read.', data: { seq: { code: 'validation_invalid_value', message: 'Must be a whole number of 0 or more.' } } },
+        });
+        expect(await api('POST', `/api/chats/${chatId}/mute`, { as: ann, json: { muted: 'yes' } })).toEqual({
+          status: 400,
+          body: { status: 400, message: 'Failed to change the chat.', data: { muted: { code: 'validation_invalid_value', message: 'Must be true or false.' } } },
+        });
+        expect(await api('POST', `/api/chats/${chatId}/read`, { as: eve, json: { seq: 0 } })).toEqual(notFound);
+        expect(await api('POST', `/api/chats/${chatId}/mute`, { as: eve, json: { muted: true } })).toEqual(notFound);
+      });
+
+      it('keeps the client store in step: markRead and setMuted', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Store', [bob]);
+        for (const content of ['one', 'two', 'three']) await api('POST', '/api/collections/messages/records', { as: ann, json: { chat: chatId, content } });
+        await bob.client.chats.list();
+        const listed = () => bob.client.store.getState().chats.find((chat) => chat.id === chatId);
+        expect(listed()).toMatchObject({ last_seq: 3, last_read_seq: 0, unread_count: 3 });
+        await bob.client.chats.markRead(chatId, 2);
+        expect(listed()).toMatchObject({ last_read_seq: 2, unread_count: 1 });
+        await bob.client.chats.setMuted(chatId, true);
+        expect(listed()).toMatchObject({ last_read_seq: 2, unread_count: 1, muted: true });
+        await bob.client.chats.list();
+        expect(listed()).toMatchObject({ last_read_seq: 2, unread_count: 1, muted: true });
+      });
+    });
+
     describe('messages', () => {
       it('posts messages in order and lists them newest first, a page at a time', async () => {
         const ann = await signUp('ann');

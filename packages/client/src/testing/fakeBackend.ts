@@ -495,6 +495,7 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
           auto_route_agent: '',
           created: now(),
           updated: now(),
+          last_read: { [caller]: 0 },
         };
         data.chats.push(created);
         return json(200, chatJson(created, expand, caller));
@@ -512,7 +513,10 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
         const participants = applyRelationPatch(chat.participants, body, 'participants');
         const removed = new Set(chat.participants.filter((member) => !participants.includes(member)));
         chat.admins = applyRelationPatch(chat.admins, body, 'admins').filter((admin) => !removed.has(admin));
+        const joined = [...new Set([...participants, ...chat.admins])].filter((member) => !chat.participants.includes(member));
         chat.participants = [...new Set([...participants, ...chat.admins])];
+        // New participants start reading at the newest message, as on the server.
+        for (const member of joined) chat.last_read = { ...chat.last_read, [member]: lastSeqOf(chat) };
         if (body['agent_permissions'] !== undefined) chat.agent_permissions = body['agent_permissions'] === null ? null : resolvedAgentPermissions(body['agent_permissions']);
         if (typeof body['auto_route_enabled'] === 'boolean') chat.auto_route_enabled = body['auto_route_enabled'];
         if (typeof body['auto_route_agent'] === 'string') chat.auto_route_agent = body['auto_route_agent'];

@@ -58,6 +58,8 @@ export class FrameHandlers {
           return connection.send(encodeFrame({ type: 'left', chat_id: frame.chat_id }));
         case 'send_message':
           return await this.sendMessage(connection, connection.userId, frame);
+        case 'mark_read':
+          return await this.markRead(connection, connection.userId, frame);
         case 'mention_ack':
         case 'stream_start':
         case 'stream_append':
@@ -166,6 +168,19 @@ export class FrameHandlers {
     connection.finishReplay(chatId, delivered);
     // Replies still growing: the text so far, so a client that (re)joins mid-stream catches up.
     for (const snapshot of await this.agents.snapshots(chatId)) connection.send(snapshot);
+  }
+
+  /** Moves the read position; the answer is the read_state every session of the person gets (this one too). */
+  private async markRead(connection: Connection, userId: string, frame: FrameOf<'mark_read'>): Promise<void> {
+    if (connection.agentId !== undefined) return connection.send(errorFrame('not_allowed', 'agents have no read state', frame.chat_id));
+    try {
+      await this.services.reads.markRead({ id: userId }, frame.chat_id, frame.seq);
+    } catch (error) {
+      if (error instanceof ConfabServerError && error.status === 404) {
+        return connection.send(errorFrame('not_a_participant', 'you are not a participant of this chat', frame.chat_id));
+      }
+      throw error;
+    }
   }
 
   private async sendMessage(connection: Connection, userId: string, frame: FrameOf<'send_message'>): Promise<void> {

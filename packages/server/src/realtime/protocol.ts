@@ -59,6 +59,12 @@ function parseFields(type: string, record: Record<string, unknown>): ParseResult
     }
     case 'leave_chat':
       return chatId === undefined ? failure('chat_id must be a non-empty string', type) : { ok: true, frame: { type, chat_id: chatId } };
+    case 'mark_read': {
+      if (chatId === undefined) return failure('chat_id must be a non-empty string', type);
+      const seq = record['seq'];
+      if (!(Number.isSafeInteger(seq) && (seq as number) >= 0)) return failure('seq must be a non-negative integer', chatId);
+      return { ok: true, frame: { type, chat_id: chatId, seq: seq as number } };
+    }
     case 'send_message': {
       const clientId = record['client_id'];
       const ref = typeof clientId === 'string' ? clientId : type;
@@ -118,6 +124,7 @@ export function refOf(frame: ClientFrame): string {
       return frame.client_id ?? frame.type;
     case 'join_chat':
     case 'leave_chat':
+    case 'mark_read':
     case 'agent_status':
       return frame.chat_id;
     case 'stream_start':

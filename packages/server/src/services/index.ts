@@ -15,6 +15,7 @@ import { InvitationsService } from './invitations';
 import { MessagingService } from './messaging';
 import { OnboardingService } from './onboarding';
 import { PasswordResetService } from './passwordResets';
+import { ReadsService } from './reads';
 import { RecordsService } from './records';
 
 export interface Services {
@@ -32,6 +33,7 @@ export interface Services {
   onboarding: OnboardingService;
   fileAccess: FileAccessService;
   uploadQuota: UploadQuota;
+  reads: ReadsService;
 }
 
 export function createServices(context: ServiceContext): Services {
@@ -41,6 +43,8 @@ export function createServices(context: ServiceContext): Services {
   const users = new UsersCollection(context, accounts);
   const chatEvents = new ChatEvents(context, users);
   const messaging = new MessagingService(context);
+  const reads = new ReadsService(context);
+  messaging.onPosted(({ row, author, content }) => reads.posted(row, author, content));
   const uploadQuota = new UploadQuota(context);
   const collections = new Map<string, RecordCollection>([
     ['users', users],
@@ -55,5 +59,5 @@ export function createServices(context: ServiceContext): Services {
   const fileAccess = new FileAccessService(context, accounts);
   const agents = new AgentsService(context, accounts, records, context.presence);
   const drops = new DropsService(context, accounts);
-  return { context, accounts, agents, drops, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota };
+  return { context, accounts, agents, drops, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota, reads };
 }

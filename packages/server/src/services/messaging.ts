@@ -36,7 +36,7 @@ export interface PostInput {
 }
 
 /** Told of every newly stored message, after its commit, on the instance that stored it (the agents' router). */
-export type PostedListener = (posted: { row: MessageRow; author: UserRow; mentionId: string | undefined }) => Promise<void>;
+export type PostedListener = (posted: { row: MessageRow; author: UserRow; mentionId: string | undefined; content: string }) => Promise<void>;
 
 export interface PostedMessage {
   row: MessageRow;
@@ -156,7 +156,7 @@ export class MessagingService {
     }
     if (created) {
       for (const listener of this.postedListeners) {
-        listener({ row, author, mentionId: input.mentionId }).catch((error: unknown) =>
+        listener({ row, author, mentionId: input.mentionId, content }).catch((error: unknown) =>
           this.context.logger.error({ error: String(error), chatId }, 'after-post listener failed'),
         );
       }

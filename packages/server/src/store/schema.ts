@@ -211,6 +211,22 @@ export interface DropNotificationReadsTable {
   last_read: string;
 }
 
+/** A person's read position and mute in one chat (migrations/012_chat_reads.ts). */
+export interface ChatReadsTable {
+  chat_id: string;
+  user_id: string;
+  last_read_seq: number;
+  muted: number;
+  updated: string;
+}
+
+/** A person a stored message mentions, by the message's seq. */
+export interface MessageMentionsTable {
+  user_id: string;
+  chat_id: string;
+  seq: number;
+}
+
 export interface Database {
   users: UsersTable;
   chats: ChatsTable;
@@ -231,4 +247,6 @@ export interface Database {
   drop_views: DropViewsTable;
   feed_snapshots: FeedSnapshotsTable;
   drop_notification_reads: DropNotificationReadsTable;
+  chat_reads: ChatReadsTable;
+  message_mentions: MessageMentionsTable;
 }

@@ -6,6 +6,7 @@ import { FilesRepository } from './repositories/files';
 import { InvitationsRepository } from './repositories/invitations';
 import { MessagesRepository } from './repositories/messages';
 import { PasswordResetsRepository } from './repositories/passwordResets';
+import { ReadsRepository } from './repositories/reads';
 import { UsersRepository } from './repositories/users';
 
 /** Every repository over one database; services receive this and never write SQL themselves. */
@@ -19,6 +20,7 @@ export interface Store {
   invitations: InvitationsRepository;
   agents: AgentsRepository;
   drops: DropsRepository;
+  reads: ReadsRepository;
 }
 
 export function createStore(database: ConfabDatabase): Store {
@@ -32,5 +34,6 @@ export function createStore(database: ConfabDatabase): Store {
     invitations: new InvitationsRepository(database.db),
     agents: new AgentsRepository(database.db),
     drops: new DropsRepository(database.db),
+    reads: new ReadsRepository(database.db),
   };
 }

@@ -105,8 +105,15 @@ export class ChatsCollection implements RecordCollection {
     return auth.user === undefined ? never : chatHasParticipant('chats.id', auth.user.id);
   }
 
-  async serialize(rows: readonly unknown[], _auth: RequestAuth): Promise<RecordJson[]> {
-    return chatsToJson(this.context, rows as ChatRow[]);
+  /** As chatsToJson, plus the caller's read state of each chat (docs/CONTRACTS.md, Unread state). */
+  async serialize(rows: readonly unknown[], auth: RequestAuth): Promise<RecordJson[]> {
+    const chats = rows as ChatRow[];
+    const [records, states] = await Promise.all([
+      chatsToJson(this.context, chats),
+      auth.user === undefined ? undefined : this.context.store.reads.statesOf(auth.user.id, chats.map((chat) => chat.id)),
+    ]);
+    if (states === undefined) return records;
+    return records.map((record) => ({ ...record, ...states.get(record.id) }));
   }
 
   private async validateMembers(errors: FieldErrors, field: string, ids: string[] | null | undefined): Promise<void> {

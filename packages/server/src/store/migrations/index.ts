@@ -10,6 +10,7 @@ import { aiUsageMigration } from './008_ai_usage';
 import { workspaceSearchMigration } from './009_workspace_search';
 import { inboundMailsMigration } from './010_inbound_mails';
 import { emailDraftsMigration } from './011_email_drafts';
+import { chatReadsMigration } from './012_chat_reads';
 
 /** Migrations live in code (bundled by tsup), so no folder has to ship beside dist/. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '009_workspace_search': workspaceSearchMigration,
   '010_inbound_mails': inboundMailsMigration,
   '011_email_drafts': emailDraftsMigration,
+  '012_chat_reads': chatReadsMigration,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { ChatsTable, Database } from '../schema';
+import { startReading } from './reads';
 
 export type ChatRow = Selectable<ChatsTable>;
 
@@ -15,7 +16,14 @@ async function replaceMembers(
   table: MembershipTable,
   chatId: string,
   userIds: readonly string[],
+  updated: string,
 ): Promise<void> {
+  if (table === 'chat_participants') {
+    // New participants start reading at the chat's newest message.
+    const before = await transaction.selectFrom(table).select('user_id').where('chat_id', '=', chatId).execute();
+    const known = new Set(before.map((row) => row.user_id));
+    await startReading(transaction, chatId, userIds.filter((userId) => !known.has(userId)), updated);
+  }
   await transaction.deleteFrom(table).where('chat_id', '=', chatId).execute();
   if (userIds.length === 0) return;
   await transaction
@@ -34,18 +42,19 @@ export class ChatsRepository {
   async insert(row: Insertable<ChatsTable>, members: ChatMembers): Promise<void> {
     await this.db.transaction().execute(async (transaction) => {
       await transaction.insertInto('chats').values(row).execute();
-      await replaceMembers(transaction, 'chat_participants', row.id, members.participants);
-      await replaceMembers(transaction, 'chat_admins', row.id, members.admins);
+      await replaceMembers(transaction, 'chat_participants', row.id, members.participants, row.created);
+      await replaceMembers(transaction, 'chat_admins', row.id, members.admins, row.created);
     });
   }
 
   async update(id: string, changes: Updateable<ChatsTable>, members: Partial<ChatMembers>): Promise<void> {
     await this.db.transaction().execute(async (transaction) => {
       await transaction.updateTable('chats').set(changes).where('id', '=', id).execute();
+      const updated = changes.updated ?? new Date().toISOString().replace('T', ' ');
       if (members.participants !== undefined) {
-        await replaceMembers(transaction, 'chat_participants', id, members.participants);
+        await replaceMembers(transaction, 'chat_participants', id, members.participants, updated);
       }
-      if (members.admins !== undefined) await replaceMembers(transaction, 'chat_admins', id, members.admins);
+      if (members.admins !== undefined) await replaceMembers(transaction, 'chat_admins', id, members.admins, updated);
     });
   }
 
@@ -90,6 +99,16 @@ export class ChatsRepository {
   async lastSeq(id: string): Promise<number | undefined> {
     const row = await this.db.selectFrom('chats').select('last_seq').where('id', '=', id).executeTakeFirst();
     return row === undefined ? undefined : Number(row.last_seq);
+  }
+
+  /** The chat's participants with their usernames and user types (who a message mentions, who is told of it). */
+  async participantsWithNames(chatId: string): Promise<Array<{ user_id: string; username: string; type: string }>> {
+    return this.db
+      .selectFrom('chat_participants')
+      .innerJoin('users', 'users.id', 'chat_participants.user_id')
+      .select(['chat_participants.user_id as user_id', 'users.username as username', 'users.type as type'])
+      .where('chat_participants.chat_id', '=', chatId)
+      .execute();
   }
 
   async isParticipant(chatId: string, userId: string): Promise<boolean> {
@@ -166,7 +185,10 @@ export class ChatsRepository {
         .onConflict((conflict) => conflict.columns(['chat_id', 'user_id']).doNothing())
         .executeTakeFirst();
       const added = Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
-      if (added) await transaction.updateTable('chats').set({ updated }).where('id', '=', chatId).execute();
+      if (added) {
+        await transaction.updateTable('chats').set({ updated }).where('id', '=', chatId).execute();
+        await startReading(transaction, chatId, [userId], updated);
+      }
       return added;
     });
   }

@@ -1,0 +1,98 @@
+import type { ChatActivityFrame, ChatReadState, ReadStateFrame } from '@confab/client/protocol';
+import { extractMentions } from '@confab/client/rules';
+import { ConfabServerError } from '../errors';
+import { userChannel, type UserFrameEvent } from '../realtime/channels';
+import { formatTimestamp } from '../store/ids';
+import type { MessageRow } from '../store/repositories/messages';
+import type { UserRow } from '../store/repositories/users';
+import { agentTypes } from './collections/agentTypes';
+import type { ServiceContext } from './context';
+import { recordErrors } from './recordErrors';
+
+/** The refusals of POST /api/chats/{id}/read and /mute, as PocketBase-style field errors. */
+export const readStateRefusals = {
+  seq: { message: 'Failed to mark the chat read.', field: 'seq', text: 'Must be a whole number of 0 or more.' },
+  muted: { message: 'Failed to change the chat.', field: 'muted', text: 'Must be true or false.' },
+} as const;
+
+function refused(refusal: (typeof readStateRefusals)[keyof typeof readStateRefusals]): ConfabServerError {
+  return new ConfabServerError('badRequest', refusal.message, { [refusal.field]: { code: 'validation_invalid_value', message: refusal.text } });
+}
+
+const isPerson = (type: string) => !(agentTypes as readonly string[]).includes(type);
+
+/**
+ * Unread state (docs/CONTRACTS.md, Unread state): each person's read position per chat, their
+ * mutes, and the live frames that keep every session's chat list current. The positions and
+ * counts are the store's (store/repositories/reads.ts); here are who may move them and who is told.
+ */
+export class ReadsService {
+  constructor(private readonly context: ServiceContext) {}
+
+  /** The person's state of a chat they take part in; 404 otherwise, as the chat's own view rule answers. */
+  async stateOf(userId: string, chatId: string): Promise<ChatReadState> {
+    const state = (await this.context.store.chats.isParticipant(chatId, userId)) ? await this.context.store.reads.stateOf(userId, chatId) : undefined;
+    if (state === undefined) throw recordErrors.notFound();
+    return { chat_id: chatId, ...state };
+  }
+
+  /** Moves the person's position forward to `seq` (capped at the newest message) and tells all their sessions. */
+  async markRead(user: Pick<UserRow, 'id'>, chatId: string, seq: unknown): Promise<ChatReadState> {
+    if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) throw refused(readStateRefusals.seq);
+    await this.stateOf(user.id, chatId);
+    await this.context.store.reads.markRead(chatId, user.id, seq, this.now());
+    return this.announce(user.id, chatId);
+  }
+
+  async setMuted(user: Pick<UserRow, 'id'>, chatId: string, muted: unknown): Promise<ChatReadState> {
+    if (typeof muted !== 'boolean') throw refused(readStateRefusals.muted);
+    await this.stateOf(user.id, chatId);
+    await this.context.store.reads.setMuted(chatId, user.id, muted, this.now());
+    return this.announce(user.id, chatId);
+  }
+
+  /**
+   * After a message is stored: its author has read the chat up to it; the people it mentions are
+   * noted; every other participant's sessions get chat_activity (counts and order of their list),
+   * the author's get read_state. Runs after the send is answered; a failure here loses no message.
+   */
+  async posted(row: MessageRow, author: Pick<UserRow, 'id'>, content: string): Promise<void> {
+    const chatId = row.chat;
+    const seq = Number(row.seq);
+    const participants = await this.context.store.chats.participantsWithNames(chatId);
+    const named = new Set(extractMentions(content));
+    const mentioned = participants.filter((person) => person.user_id !== author.id && isPerson(person.type) && named.has(person.username.toLowerCase()));
+    await Promise.all([
+      this.context.store.reads.markRead(chatId, author.id, seq, row.created),
+      this.context.store.reads.addMentions(chatId, seq, mentioned.map((person) => person.user_id)),
+    ]);
+    const mentionedIds = new Set(mentioned.map((person) => person.user_id));
+    const activity = (mentionsYou: boolean): UserFrameEvent => {
+      const frame: ChatActivityFrame = { type: 'chat_activity', chat_id: chatId, seq, author_id: author.id, updated: row.created, mentions_you: mentionsYou };
+      return { kind: 'frame', frame: JSON.stringify(frame) };
+    };
+    const plain = activity(false);
+    const withMention = activity(true);
+    const sends = participants
+      .filter((person) => person.user_id !== author.id && isPerson(person.type))
+      .map((person) => this.context.bus.publish(userChannel(person.user_id), mentionedIds.has(person.user_id) ? withMention : plain));
+    const failures = (await Promise.allSettled([...sends, this.announce(author.id, chatId)])).filter((result) => result.status === 'rejected');
+    if (failures.length > 0) this.context.logger.error({ chatId, failures: failures.length }, 'unread state publish failed');
+  }
+
+  /** The person's state now, sent to every session of theirs as read_state, and answered. */
+  private async announce(userId: string, chatId: string): Promise<ChatReadState> {
+    const state = await this.stateOf(userId, chatId);
+    const frame: ReadStateFrame = { type: 'read_state', ...state };
+    try {
+      await this.context.bus.publish(userChannel(userId), { kind: 'frame', frame: JSON.stringify(frame) } satisfies UserFrameEvent);
+    } catch (error) {
+      this.context.logger.error({ error: String(error), chatId }, 'read state publish failed');
+    }
+    return state;
+  }
+
+  private now(): string {
+    return formatTimestamp(this.context.config.now());
+  }
+}
