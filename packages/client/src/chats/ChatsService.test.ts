@@ -168,3 +168,71 @@ describe('chat-list events', () => {
     expect(client.realtime.lastSeq('newer')).toBeUndefined();
   });
 });
+
+describe('unread state', () => {
+  const older = () => state().chats.find((chat) => chat.id === 'older');
+
+  beforeEach(async () => {
+    server.backend.chats.find((chat) => chat.id === 'older')!.last_read = { [alice]: 0 };
+    server.backend.addMessages('older', 2, [bob], (index) => (index === 1 ? 'ping @alice' : 'hello'));
+    await client.chats.list();
+  });
+
+  it('lists each chat with the counts the server answers', () => {
+    expect(older()).toMatchObject({ last_seq: 2, last_read_seq: 0, unread_count: 2, mention_count: 1, muted: false });
+    expect(state().chats.find((chat) => chat.id === 'newer')).toMatchObject({ unread_count: 0, mention_count: 0 });
+  });
+
+  it("follows chat_activity: others' messages count and lift the chat to the top, mine move my position", async () => {
+    expect(state().chats.map((chat) => chat.id)).toEqual(['newer', 'older']);
+    gateway.push({ type: 'chat_activity', chat_id: 'older', seq: 3, author_id: bob, updated: '2026-05-01 00:00:00.000Z', mentions_you: true });
+    await waitUntil(() => older()?.unread_count === 3, 'chat_activity');
+    expect(older()).toMatchObject({ last_seq: 3, mention_count: 2, updated: '2026-05-01 00:00:00.000Z' });
+    expect(state().chats.map((chat) => chat.id)).toEqual(['older', 'newer']);
+    // A repeated or older frame changes nothing.
+    gateway.push({ type: 'chat_activity', chat_id: 'older', seq: 3, author_id: bob, updated: '2026-05-01 00:00:00.000Z', mentions_you: true });
+    gateway.push({ type: 'chat_activity', chat_id: 'older', seq: 4, author_id: alice, updated: '2026-05-02 00:00:00.000Z', mentions_you: false });
+    await waitUntil(() => older()?.last_seq === 4, 'my own activity');
+    expect(older()).toMatchObject({ last_read_seq: 4, unread_count: 0, mention_count: 0 });
+  });
+
+  it('takes read_state as the server says it, never moving the position back', async () => {
+    gateway.push({ type: 'read_state', chat_id: 'older', last_read_seq: 1, unread_count: 1, mention_count: 1, muted: true });
+    await waitUntil(() => older()?.last_read_seq === 1, 'read_state');
+    expect(older()).toMatchObject({ unread_count: 1, mention_count: 1, muted: true });
+    gateway.push({ type: 'read_state', chat_id: 'older', last_read_seq: 0, unread_count: 2, mention_count: 1, muted: false });
+    gateway.push({ type: 'read_state', chat_id: 'older', last_read_seq: 2, unread_count: 0, mention_count: 0, muted: false });
+    await waitUntil(() => older()?.last_read_seq === 2, 'newer read_state');
+    expect(older()).toMatchObject({ unread_count: 0, muted: false });
+  });
+
+  it('keeps the counts when a chat_updated (the same for every member) carries none', async () => {
+    const { unread_count: _unread, mention_count: _mentions, last_read_seq: _position, muted: _muted, ...shared } = older()!;
+    gateway.push({ type: 'chat_updated', chat: { ...shared, name: 'Renamed' } });
+    await waitUntil(() => older()?.name === 'Renamed', 'chat_updated');
+    expect(older()).toMatchObject({ unread_count: 2, mention_count: 1, last_read_seq: 0 });
+  });
+
+  it('marks read over the socket when connected, at once in the store, and only forward', async () => {
+    await client.chats.markRead('older', 1);
+    expect(older()).toMatchObject({ last_read_seq: 1, unread_count: 1, mention_count: 1 });
+    await waitUntil(() => gateway.received.some((frame) => frame.type === 'mark_read'), 'mark_read');
+    expect(gateway.received.filter((frame) => frame.type === 'mark_read')).toEqual([{ type: 'mark_read', chat_id: 'older', seq: 1 }]);
+    await client.chats.markRead('older', 1);
+    await client.chats.markRead('older', 2);
+    expect(older()).toMatchObject({ last_read_seq: 2, unread_count: 0, mention_count: 0 });
+    await waitUntil(() => gateway.received.filter((frame) => frame.type === 'mark_read').length === 2, 'second mark_read');
+    expect(server.requests.some((request) => request.path.includes('/read'))).toBe(false);
+  });
+
+  it('marks read over HTTP without a socket, and mutes', async () => {
+    await gateway.stop();
+    await waitUntil(() => client.realtime.state !== 'connected', 'disconnected');
+    await client.chats.markRead('older', 2);
+    expect(server.backend.chats.find((chat) => chat.id === 'older')?.last_read?.[alice]).toBe(2);
+    expect(older()).toMatchObject({ last_read_seq: 2, unread_count: 0 });
+    await expect(client.chats.setMuted('older', true)).resolves.toMatchObject({ chat_id: 'older', muted: true });
+    expect(older()?.muted).toBe(true);
+    await gateway.restart();
+  });
+});
