@@ -463,6 +463,27 @@ const cases: Case[] = [
     },
   },
   {
+    route: 'POST /api/chats/{fresh chat}/read and /mute',
+    expected: { guest: 401, participant: 200, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      // A chat of the admin and the participant with one unread message for each: only they move their own state.
+      const chat = await createChat(world.users.chatAdmin, { participants: [world.users.participant.record.id] });
+      await postMessage(world.users.chatAdmin, chat.id, 'for the reader');
+      const rowsBefore = await world.testServer.probe.rows('select user_id, last_read_seq, muted from chat_reads where chat_id = $1 order by user_id', [chat.id]);
+      const read = await call(world, role, 'POST', `/api/chats/${chat.id}/read`, { seq: 1 });
+      const mute = await call(world, role, 'POST', `/api/chats/${chat.id}/mute`, { muted: true });
+      expect(mute.status).toBe(read.status);
+      return {
+        status: read.status,
+        verify: async () => {
+          if (read.status === 200) return;
+          const rowsAfter = await world.testServer.probe.rows('select user_id, last_read_seq, muted from chat_reads where chat_id = $1 order by user_id', [chat.id]);
+          expect(rowsAfter.map((row) => [row['user_id'], Number(row['muted'])])).toEqual(rowsBefore.map((row) => [row['user_id'], Number(row['muted'])]));
+        },
+      };
+    },
+  },
+  {
     route: 'POST /api/create-share-link/{chat}',
     expected: { guest: 401, participant: 403, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
     call: async (world, role) => {
