@@ -192,4 +192,12 @@ describe.each(variants)('unread state ($name)', (variant) => {
       [3, 1],
     ]);
   });
+
+  it('leaves the read state out (and uncounted) when `fields` does not ask for it', async () => {
+    const ann = await registerUser(testServer);
+    const chat = await createChat(ann, { name: 'Plain' });
+    const plain = await ann.pb.collection('chats').getOne(chat.id, { fields: 'id,name,last_seq' });
+    expect(plain).toEqual({ id: chat.id, name: 'Plain', last_seq: 0 });
+    expect(await ann.pb.collection('chats').getOne(chat.id, { fields: 'id,unread_count' })).toEqual({ id: chat.id, unread_count: 0 });
+  });
 });

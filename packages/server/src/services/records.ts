@@ -93,13 +93,15 @@ export class RecordsService {
   }
 
   private async render(collection: RecordCollection, rows: unknown[], auth: RequestAuth, query: RecordQuery, viewAs = auth) {
-    const records = await collection.serialize(rows, viewAs);
+    const fields = parseFields(query.fields);
+    // A collection may skip the work behind fields the caller did not ask for (the chats' read state).
+    const wanted = (field: string) => fields === undefined || fields.children.has('*') || fields.children.has(field);
+    const records = await collection.serialize(rows, viewAs, wanted);
     await expandRecords(records, collection, parseExpand(query.expand), {
       auth,
       store: this.context.store,
       collections: this.collections,
     });
-    const fields = parseFields(query.fields);
     return records.map((record) => applyFields(record, fields));
   }
 

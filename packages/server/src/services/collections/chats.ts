@@ -88,6 +88,9 @@ export async function chatsToJson(context: ServiceContext, chats: readonly ChatR
   }));
 }
 
+/** The caller's read state in a chat record (store/repositories/reads.ts). */
+const readStateFields = ['last_read_seq', 'unread_count', 'mention_count', 'muted'] as const;
+
 /** Rules of the chats collection: participants read; any user creates; admins update and delete. */
 export class ChatsCollection implements RecordCollection {
   readonly name = 'chats';
@@ -106,11 +109,12 @@ export class ChatsCollection implements RecordCollection {
   }
 
   /** As chatsToJson, plus the caller's read state of each chat (docs/CONTRACTS.md, Unread state). */
-  async serialize(rows: readonly unknown[], auth: RequestAuth): Promise<RecordJson[]> {
+  async serialize(rows: readonly unknown[], auth: RequestAuth, wanted: (field: string) => boolean = () => true): Promise<RecordJson[]> {
     const chats = rows as ChatRow[];
+    const readStateWanted = readStateFields.some(wanted);
     const [records, states] = await Promise.all([
       chatsToJson(this.context, chats),
-      auth.user === undefined ? undefined : this.context.store.reads.statesOf(auth.user.id, chats.map((chat) => chat.id)),
+      auth.user === undefined || !readStateWanted ? undefined : this.context.store.reads.statesOf(auth.user.id, chats.map((chat) => chat.id)),
     ]);
     if (states === undefined) return records;
     return records.map((record) => ({ ...record, ...states.get(record.id) }));

@@ -29,8 +29,12 @@ export interface RecordCollection {
   schema: CollectionSchema;
   relations: Record<string, RelationDefinition>;
   viewCondition(auth: RequestAuth): Expression<SqlBool>;
-  /** Renders rows (already allowed by `viewCondition`) for this caller. */
-  serialize(rows: readonly unknown[], auth: RequestAuth): Promise<RecordJson[]>;
+  /**
+   * Renders rows (already allowed by `viewCondition`) for this caller. `wanted` tells whether the
+   * caller's `fields` keep a top-level field; a field that costs a query of its own may be left out
+   * when it does not.
+   */
+  serialize(rows: readonly unknown[], auth: RequestAuth, wanted?: (field: string) => boolean): Promise<RecordJson[]>;
   create(auth: RequestAuth, body: Body): Promise<CreatedRecord>;
   update(auth: RequestAuth, id: string, body: Body): Promise<void>;
   delete(auth: RequestAuth, id: string): Promise<void>;
