@@ -3,6 +3,7 @@ import { ConfabError, toConfabError } from '../errors';
 import type { BookmarkAnswer, ChatDropsAnswer, DiscoverChatsAnswer, DropListAnswer, DropNotificationsAnswer, FollowAnswer, LikeAnswer, WireDrop } from '../protocol';
 import type { RealtimeConnection } from '../realtime/RealtimeConnection';
 import type { ConfabStore } from '../store/createConfabStore';
+import { LatestOnly } from '../store/latestOnly';
 import type { CreateDropInput } from '../types';
 import { normalizeDrop, validateDrop } from '../validation/content';
 import { messages } from '../validation/messages';
@@ -73,12 +74,13 @@ function dropsError(error: unknown, text: string): ConfabError {
  */
 export class DropsService {
   readonly store: DropsStore = createDropsStore();
-  private feedGeneration = 0;
-  private chatGeneration = 0;
-  private dropGeneration = 0;
-  private discoverGeneration = 0;
-  /** Bumped by every notifications answer and read mark: an older answer must not win. */
-  private notificationsGeneration = 0;
+  // Only the newest load of each kind writes to the store (store/latestOnly.ts).
+  private readonly feedLoads = new LatestOnly();
+  private readonly chatLoads = new LatestOnly();
+  private readonly dropLoads = new LatestOnly();
+  private readonly discoverLoads = new LatestOnly();
+  /** Renewed by every notifications request and read mark: an older answer must not win. */
+  private readonly notificationLoads = new LatestOnly();
   /** notifications() ran in this session: a reconnect loads the count again (frames may have been missed). */
   private notificationsLoaded = false;
 
@@ -91,11 +93,7 @@ export class DropsService {
     // Another session must not see this one's drops, flags or counts.
     session.subscribe((state, previous) => {
       if (state.user?.id === previous.user?.id) return;
-      this.feedGeneration += 1;
-      this.chatGeneration += 1;
-      this.dropGeneration += 1;
-      this.discoverGeneration += 1;
-      this.notificationsGeneration += 1;
+      for (const loads of [this.feedLoads, this.chatLoads, this.dropLoads, this.discoverLoads, this.notificationLoads]) loads.renew();
       this.notificationsLoaded = false;
       this.store.setState(initialDropsState, true);
     });
@@ -250,12 +248,12 @@ export class DropsService {
 
   /** GET /api/discover/chats (chats with drops the user does not follow, at most 20) into store.discover. */
   async discoverChats(): Promise<DiscoverChat[]> {
-    const generation = ++this.discoverGeneration;
+    const latest = this.discoverLoads.renew();
     this.store.setState((state) => ({ discover: { ...state.discover, loading: true, error: null } }));
     try {
       const answer = await this.dependencies.request<DiscoverChatsAnswer>('/api/discover/chats');
       const chats = answer?.chats ?? [];
-      if (generation === this.discoverGeneration) {
+      if (!latest.aborted) {
         this.store.setState((state) => ({
           discover: { chats, loading: false, error: null },
           // Listed here means not followed, whatever an earlier answer said.
@@ -265,7 +263,7 @@ export class DropsService {
       return chats;
     } catch (error) {
       const failure = dropsError(error, messages.discoverChatsFailed);
-      if (generation === this.discoverGeneration) this.store.setState((state) => ({ discover: { ...state.discover, loading: false, error: failure.message } }));
+      if (!latest.aborted) this.store.setState((state) => ({ discover: { ...state.discover, loading: false, error: failure.message } }));
       throw failure;
     }
   }
@@ -304,7 +302,7 @@ export class DropsService {
 
   /** GET /api/drops/notifications: unread drops of followed chats; the count goes to store.notificationCount. */
   async notifications(): Promise<DropNotificationsAnswer> {
-    const generation = ++this.notificationsGeneration;
+    const latest = this.notificationLoads.renew();
     this.notificationsLoaded = true;
     let answer: DropNotificationsAnswer;
     try {
@@ -312,13 +310,13 @@ export class DropsService {
     } catch (error) {
       throw dropsError(error, messages.fetchNotificationsFailed);
     }
-    if (generation === this.notificationsGeneration) this.store.setState({ notificationCount: answer.count });
+    if (!latest.aborted) this.store.setState({ notificationCount: answer.count });
     return answer;
   }
 
   /** POST /api/drops/notifications/read: everything up to now is read; the badge goes to 0 at once. */
   async markNotificationsRead(): Promise<void> {
-    this.notificationsGeneration += 1;
+    this.notificationLoads.renew();
     this.store.setState({ notificationCount: 0 });
     try {
       await this.dependencies.request<void>('/api/drops/notifications/read', { method: 'POST' });
@@ -334,11 +332,11 @@ export class DropsService {
    * snapshot. The Following feed also takes in the 'New drops' and marks notifications read.
    */
   async loadFeed(tab: FeedTab): Promise<void> {
-    const generation = ++this.feedGeneration;
+    const latest = this.feedLoads.renew();
     this.store.setState({ feed: { ...initialFeedState, tab, loading: true } });
     try {
       const answer = await this.list(tab, 1);
-      if (generation !== this.feedGeneration) return;
+      if (latest.aborted) return;
       this.store.setState((state) => ({
         feed: { tab, drops: answer.drops, page: 1, has_more: answer.has_more, total_count: answer.total_count, loading: false, loadingMore: false, error: null, snapshot: answer.snapshot },
         newDrops: tab === 'following' ? [] : state.newDrops,
@@ -346,7 +344,7 @@ export class DropsService {
       if (tab === 'following') void this.markNotificationsRead().catch(() => {});
     } catch (error) {
       const failure = toConfabError(error);
-      if (generation !== this.feedGeneration) return;
+      if (latest.aborted) return;
       this.store.setState((state) => ({ feed: { ...state.feed, loading: false, error: failure.isAbort ? null : failure.message } }));
       throw failure;
     }
@@ -356,11 +354,11 @@ export class DropsService {
   async loadMore(): Promise<void> {
     const { feed } = this.store.getState();
     if (feed.page === 0 || !feed.has_more || feed.loading || feed.loadingMore) return;
-    const generation = this.feedGeneration;
+    const latest = this.feedLoads.signal;
     this.store.setState((state) => ({ feed: { ...state.feed, loadingMore: true, error: null } }));
     try {
       const answer = await this.list(feed.tab, feed.page + 1, { snapshot: feed.snapshot });
-      if (generation !== this.feedGeneration) return;
+      if (latest.aborted) return;
       this.store.setState((state) => ({
         feed: {
           ...state.feed,
@@ -375,7 +373,7 @@ export class DropsService {
       }));
     } catch (error) {
       const failure = toConfabError(error);
-      if (generation !== this.feedGeneration) return;
+      if (latest.aborted) return;
       this.store.setState((state) => ({ feed: { ...state.feed, loadingMore: false, error: failure.isAbort ? null : failure.message } }));
       throw failure;
     }
@@ -397,7 +395,7 @@ export class DropsService {
 
   /** Opens /chat/{id}/drops: the chat and its drops into store.chatDrops. */
   async loadChatDrops(chatId: string): Promise<void> {
-    const generation = ++this.chatGeneration;
+    const latest = this.chatLoads.renew();
     this.store.setState((state) => ({
       chatDrops: {
         chatId,
@@ -411,14 +409,14 @@ export class DropsService {
     }));
     try {
       const answer = await this.getChatDrops(chatId);
-      if (generation !== this.chatGeneration) return;
+      if (latest.aborted) return;
       this.store.setState((state) => ({
         chatDrops: { chatId, chat: answer.chat, drops: answer.drops, loading: false, error: null, notFound: false },
         following: { ...state.following, [chatId]: answer.chat.is_following },
       }));
     } catch (error) {
       const failure = toConfabError(error);
-      if (generation !== this.chatGeneration) return;
+      if (latest.aborted) return;
       this.store.setState((state) => ({
         chatDrops: { ...state.chatDrops, loading: false, notFound: failure.status === 404, error: failure.isAbort || failure.status === 404 ? null : failure.message },
       }));
@@ -428,17 +426,17 @@ export class DropsService {
 
   /** Opens /drops/{slug}: the drop into store.drop (404: notFound). */
   async loadDrop(slugOrId: string): Promise<void> {
-    const generation = ++this.dropGeneration;
+    const latest = this.dropLoads.renew();
     this.store.setState((state) => ({
       drop: { key: slugOrId, drop: state.drop.key === slugOrId ? state.drop.drop : null, loading: true, error: null, notFound: false },
     }));
     try {
       const drop = await this.getDrop(slugOrId);
-      if (generation !== this.dropGeneration) return;
+      if (latest.aborted) return;
       this.store.setState({ drop: { key: slugOrId, drop, loading: false, error: null, notFound: false } });
     } catch (error) {
       const failure = toConfabError(error);
-      if (generation !== this.dropGeneration) return;
+      if (latest.aborted) return;
       this.store.setState((state) => ({
         drop: { ...state.drop, loading: false, notFound: failure.status === 404, error: failure.isAbort || failure.status === 404 ? null : failure.message },
       }));
