@@ -4,7 +4,8 @@
 // from its rows with the server's own `trendingScore`. Deterministic (a seeded PRNG).
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { excerptOf, readingTimeOf, tagsOf, trending, trendingScore } from '../../packages/server/src/services/dropText.ts';
+import { excerptOf, readingTimeOf, tagsOf } from '../../packages/server/src/services/dropText.ts';
+import { trending, trendingScore } from '../../packages/server/src/services/trending.ts';
 
 const require = createRequire(new URL('../../packages/server/package.json', import.meta.url));
 const BetterSqlite3 = require('better-sqlite3');
