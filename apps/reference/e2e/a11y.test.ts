@@ -98,6 +98,7 @@ describeBrowser('accessibility of every screen (axe, Chromium)', () => {
       ['/drops', () => page.getByRole('navigation', { name: 'Feeds' }).waitFor()],
       ['/drops/trending', () => page.getByRole('article', { name: 'Accessible checklist' }).waitFor()],
       ['/drops/discover', () => page.getByRole('navigation', { name: 'Feeds' }).waitFor()],
+      ['/drops/bookmarks', () => page.getByRole('heading', { name: 'No saved drops yet.' }).waitFor()],
       ['/profile', () => heading(page, 'My Profile')],
       ['/agents', () => heading(page, 'My Agents')],
       ['/admin/confab-agents', () => heading(page, 'Confab Agents Management')],

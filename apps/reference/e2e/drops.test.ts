@@ -2,7 +2,8 @@
  * Drops end to end (docs/CONTRACTS.md, Drops): Alice publishes a drop from her chat through the
  * Create a Drop modal and lands on it; Bob, who is not in the chat, finds it on Discover, follows
  * the chat, sees it on Following, likes and bookmarks it (the server agrees after a reload), and
- * gets Alice's next drop live behind 'New drops'; a like the server refuses is rolled back.
+ * finds it under Saved and un-bookmarks it there, gets Alice's next drop live behind 'New drops'; a
+ * like the server refuses is rolled back.
  */
 import PocketBase from 'pocketbase';
 import type { Page } from 'playwright-core';
@@ -71,7 +72,7 @@ describeBrowser('drops in Chromium', () => {
     await bob.page.getByText('0 drops from chats you follow').waitFor();
     await bob.page.getByRole('navigation', { name: 'Feeds' }).getByRole('link', { name: 'Discover' }).click();
     await bob.page.waitForURL('**/drops/discover');
-    await bob.page.getByText('1 drops to discover').waitFor();
+    await bob.page.getByText('1 drop to discover').waitFor();
     await card(bob.page, 'Launch checklist').waitFor();
     expect(await card(bob.page, 'Launch checklist').textContent()).toContain('Launch plan');
     const toFollow = bob.page.getByRole('region', { name: 'Chats to follow' });
@@ -81,7 +82,7 @@ describeBrowser('drops in Chromium', () => {
     // Following now holds it; Bob likes and bookmarks it.
     await bob.page.getByRole('navigation', { name: 'Feeds' }).getByRole('link', { name: /^Following/ }).click();
     await bob.page.waitForURL(/\/drops$/);
-    await bob.page.getByText('1 drops from chats you follow').waitFor();
+    await bob.page.getByText('1 drop from chats you follow').waitFor();
     await likeOf(bob.page, 'Launch checklist').click();
     await card(bob.page, 'Launch checklist').getByRole('button', { name: 'Like 1', pressed: true }).waitFor();
     await bookmarkOf(bob.page, 'Launch checklist').click();
@@ -104,7 +105,18 @@ describeBrowser('drops in Chromium', () => {
     const fromServer = await pb.send<{ like_count: number; is_liked: boolean; is_bookmarked: boolean }>('/api/drops/launch-checklist', {});
     expect(fromServer).toMatchObject({ like_count: 1, is_liked: true, is_bookmarked: true });
     await bob.page.goBack();
-    await bob.page.getByText('1 drops from chats you follow').waitFor();
+    await bob.page.getByText('1 drop from chats you follow').waitFor();
+
+    // Saved lists what Bob bookmarked; un-bookmarking there takes it out, and the server agrees.
+    await bob.page.getByRole('navigation', { name: 'Feeds' }).getByRole('link', { name: 'Saved' }).click();
+    await bob.page.waitForURL('**/drops/bookmarks');
+    await bob.page.getByText('1 saved drop').waitFor();
+    await bookmarkOf(bob.page, 'Launch checklist').click();
+    await bob.page.getByRole('heading', { name: 'No saved drops yet.' }).waitFor();
+    expect(await pb.send<{ drops: unknown[] }>('/api/drops/bookmarks', {})).toMatchObject({ drops: [] });
+    await bob.page.getByRole('navigation', { name: 'Feeds' }).getByRole('link', { name: /^Following/ }).click();
+    await bob.page.waitForURL(/\/drops$/);
+    await bob.page.getByText('1 drop from chats you follow').waitFor();
 
     // Alice publishes again, from the chat's drops; Bob gets it live.
     await alice.page.getByRole('article', { name: 'Launch checklist' }).getByRole('link', { name: 'Launch plan' }).click();

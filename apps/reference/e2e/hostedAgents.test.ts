@@ -73,6 +73,10 @@ describeBrowser('hosted agents in Chromium', () => {
     expect(await table.getByRole('row').filter({ hasText: 'north' }).getByRole('cell').allTextContents()).toEqual(['north', '25.5']);
     await dataReplies.getByRole('img').first().waitFor({ timeout: 15_000 });
     expect(await dataReplies.getByRole('img').count()).toBe(1);
+    // The table shows once: the chart's copy of the values stays folded under 'Show the values'.
+    expect(await dataReplies.getByRole('table').count()).toBe(1);
+    await dataReplies.getByText('Show the values').click();
+    expect(await dataReplies.getByRole('table').count()).toBe(2);
     // The person's own key paid, for the model configured.
     const sent = openai.requests.slice(-2);
     expect(sent.map((request) => request.headers['authorization'])).toEqual(['Bearer sk-e2e-analyst-key-2468', 'Bearer sk-e2e-analyst-key-2468']);

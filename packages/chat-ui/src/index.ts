@@ -162,6 +162,8 @@ export { Button } from './components/Button/Button';
 export type { ButtonProps, ButtonVariant } from './components/Button/Button';
 export { FormField } from './components/FormField/FormField';
 export type { FormFieldProps } from './components/FormField/FormField';
+export { TextAreaField } from './components/TextAreaField/TextAreaField';
+export type { TextAreaFieldProps } from './components/TextAreaField/TextAreaField';
 export { Link } from './components/Link/Link';
 export type { LinkProps } from './components/Link/Link';
 export { Logo } from './components/Logo/Logo';

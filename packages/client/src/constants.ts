@@ -35,7 +35,9 @@ export const constants = {
   realtimeConnectTimeoutMs: 15_000,
   filesPanel: { pageSize: 10, fetchLimit: 100 },
   list: { defaultPageSize: 30, fullListBatchSize: 500 },
-  feedTabs: ['following', 'trending', 'discover'],
+  // Following, Trending and Discover of docs/PRODUCT.md §9, then ours: the drops one bookmarked
+  // ('Saved'), served like the others (GET /api/drops/bookmarks).
+  feedTabs: ['following', 'trending', 'discover', 'bookmarks'],
   defaultFeedTab: 'following',
   titleFlashIntervalMs: 1500,
   // Not in docs/PRODUCT.md, chosen here: how long an optimistic message stays pending before it is

@@ -177,6 +177,8 @@ export { timeAgo } from './format/timeAgo';
 export type { TimeAgoLocale, TimeAgoOptions } from './format/timeAgo';
 export { avatarColor, agentAvatarColor, avatarPalette } from './format/avatarColor';
 export { formatFileSize } from './format/fileSize';
+export { markdownToPlainText } from './format/plainText';
+export { countLabel } from './format/count';
 export { mimeFromExtension, mimeTypes, defaultMimeType } from './format/mime';
 
 // Constants (docs/PRODUCT.md §9)

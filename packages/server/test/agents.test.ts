@@ -147,6 +147,26 @@ describe.each(variants)('agents ($name)', (variant) => {
       expect((await call('GET', `/api/agents/search?q=e&chat_id=${chat.id}`, dev)).status).toBe(404);
     });
 
+    it('answers a bare @ in a chat (an empty query with chat_id) with every agent the chat permits, Confab agents first', async () => {
+      await createAgent(testServer.url, dev, { name: 'Aardvark Helper', username: 'aardvark_helper' });
+      const chat = await createChat(alice, { name: 'Bare at' });
+      const bare = async () => ((await call('GET', `/api/agents/search?q=&chat_id=${chat.id}`, alice)).body as { agents: AgentView[] }).agents;
+      const hostedOnly = await bare();
+      expect(hostedOnly.length).toBeGreaterThan(0);
+      expect(hostedOnly.every((entry) => entry.agent_type === 'confab-agent')).toBe(true);
+      expect(hostedOnly.map((entry) => entry.username)).toEqual(expect.arrayContaining(['data', 'deep', 'drops', 'email', 'browse']));
+      // The chat allows developer agents: they come after the Confab agents, at most 20 in all.
+      await allowDeveloperAgents(alice, chat.id);
+      const both = await bare();
+      const types = both.map((entry) => entry.agent_type);
+      expect(types).toContain('developer-agent');
+      expect(types.indexOf('developer-agent')).toBeGreaterThan(types.lastIndexOf('confab-agent'));
+      expect(both.length).toBeLessThanOrEqual(20);
+      // No chat: a blank query is still refused; a chat the caller is not in is not found.
+      expect((await call('GET', '/api/agents/search?q=', alice)).status).toBe(400);
+      expect((await call('GET', `/api/agents/search?q=&chat_id=${chat.id}`, dev)).status).toBe(404);
+    });
+
     it('refuses an agent named like a person, by their display name or username in any case, and creates nothing', async () => {
       const person = await registerUser(testServer, { name: 'Alice Liddell' });
       const before = await testServer.probe.count('users');

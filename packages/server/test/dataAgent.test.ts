@@ -137,6 +137,15 @@ describe.each(variants)('@data ($name)', (variant) => {
     });
     const products = await ask(socket, chat.id, '@data ```sql\nSELECT product, price FROM products_2024 ORDER BY price\n```');
     expect(products.content).toContain('| Kettle | 25 |');
+    // Its chart (two products) comes next.
+    expect(JSON.parse(messageOf(await socket.next((frame) => frame.type === 'new_message' && messageOf(frame).author_username === 'data', 15_000)).content)).toMatchObject({ type: 'chart' });
+    // Four regions: the chart carries every category (chat-ui's ChartMessage labels each one).
+    await upload(chat.id, 'regions.csv', 'region,amount\nnorth,10\nsouth,7\neast,4\nwest,12\n');
+    await postMessage(alice, chat.id, '@data SELECT region, amount FROM regions');
+    const table = messageOf(await socket.next((frame) => frame.type === 'new_message' && messageOf(frame).author_username === 'data', 15_000));
+    expect(table.content).toContain('| east | 4 |');
+    const regions = messageOf(await socket.next((frame) => frame.type === 'new_message' && messageOf(frame).author_username === 'data', 15_000));
+    expect(JSON.parse(regions.content)).toMatchObject({ kind: 'bar', x: { name: 'region', values: ['north', 'south', 'east', 'west'] }, series: [{ name: 'amount', values: [10, 7, 4, 12] }] });
   });
 
   it('says a question in words needs SQL or a key when there is none', async () => {
@@ -192,6 +201,9 @@ describe.each(variants)('@data ($name)', (variant) => {
     expect(JSON.parse(chart.content)).toMatchObject({ type: 'chart', kind: 'bar', x: { name: 'region', values: ['north', 'south'] } });
     const request = gateway.requests.at(-1)!;
     expect(request.system).toContain('table sales (4 rows, from sales.csv): month DATE, region VARCHAR, amount DOUBLE');
+    // The table is the reply's, once: the model is told not to write another.
+    expect(request.system).toContain('do not repeat the rows or write a table');
+    expect(answer.content.match(/\| region \| total \|/g)).toHaveLength(1);
     expect(request.invokerId).toBe(alice.record.id);
   });
 });

@@ -44,7 +44,7 @@ describe.each(variants)('drops ($name)', (variant) => {
   it('keeps every endpoint to signed-in people, and publishing to participants', async () => {
     const drop = await publish(alice, chatId, 'Visitors and outsiders');
     for (const [method, path] of [
-      ['GET', '/api/drops/feed'], ['GET', '/api/drops/trending'], ['GET', '/api/drops/discover'], ['GET', `/api/drops/${drop.id}`],
+      ['GET', '/api/drops/feed'], ['GET', '/api/drops/trending'], ['GET', '/api/drops/discover'], ['GET', '/api/drops/bookmarks'], ['GET', `/api/drops/${drop.id}`],
       ['POST', `/api/drops/${drop.id}/like`], ['POST', `/api/drops/${drop.id}/bookmark`], ['GET', `/api/drops/chat/${chatId}`],
       ['GET', '/api/discover/chats'], ['POST', `/api/follow/${chatId}`], ['GET', '/api/drops/notifications'], ['POST', '/api/drops'],
     ] as const) {
@@ -104,7 +104,11 @@ describe.each(variants)('drops ($name)', (variant) => {
     expect(drop.featured_image).toBe('https://img.example/a.png');
     expect(drop.reading_time).toBe(3);
     expect(drop.excerpt.length).toBeLessThanOrEqual(200);
-    expect(drop.excerpt).not.toMatch(/[<>#!]|\]\(/);
+    // The markup goes (heading marks, images, the script); hashtags and punctuation stay as written.
+    expect(drop.excerpt).toMatch(/^Heading #notatag Tagged #Roses and #roses and #bees, not #123 or mail#x\. a a /);
+    expect(drop.excerpt).not.toMatch(/[<>!]|\]\(|alert/);
+    const punctuated = await publish(alice, chatId, 'Punctuation', 'We ship on **2026-11-26**; press `shift-enter` for a new line.\n\nSee you _Monday_.');
+    expect(punctuated.excerpt).toBe('We ship on 2026-11-26; press shift-enter for a new line. See you Monday.');
     expect(drop).toMatchObject({ chat_id: chatId, chat_name: 'Garden club', chat_avatar: 'G', like_count: 0, view_count: 0, is_liked: false, is_bookmarked: false, can_delete: true });
   });
 
@@ -133,6 +137,39 @@ describe.each(variants)('drops ($name)', (variant) => {
     expect((await call('POST', `/api/drops/${drop.id}/bookmark`, bob)).body).toEqual({ bookmarked: true });
     expect(((await call('GET', '/api/drops/bookmarks', bob)).body as DropListAnswer).drops[0]?.id).toBe(drop.id);
     expect((await call('POST', `/api/drops/${drop.id}/bookmark`, bob)).body).toEqual({ bookmarked: false });
+  });
+
+  it('lists my bookmarks (the Saved tab) newest bookmark first, paged over a snapshot, each reader their own', async () => {
+    const server = await startTestServer(variant, { now: () => new Date(Date.now() + offsetMs) });
+    try {
+      const owner = await registerUser(server);
+      const reader = await registerUser(server);
+      const chat = (await createChat(owner, { name: 'Saved things' })).id;
+      const as = (user: RegisteredUser) => (method: string, path: string) => rawRequest(server.url, method, path, { token: user.pb.authStore.token });
+      const ids: string[] = [];
+      for (let index = 0; index < 7; index += 1) {
+        ids.push(((await rawRequest(server.url, 'POST', '/api/drops', { token: owner.pb.authStore.token, body: { chat_id: chat, title: `Keep ${index}`, content: 'x' } })).body as WireDrop).id);
+      }
+      // Bookmarked oldest drop first, then the rest from newest: the order of bookmarking wins over publishing.
+      const order = [ids[0]!, ...ids.slice(1).reverse()];
+      for (const id of order) {
+        expect((await as(reader)('POST', `/api/drops/${id}/bookmark`)).body).toEqual({ bookmarked: true });
+        offsetMs += 1000;
+      }
+      const seen = await allPagesOn(server, reader, '/api/drops/bookmarks', 3, async () => undefined);
+      expect(seen).toEqual([...order].reverse());
+      expect(((await as(owner)('GET', '/api/drops/bookmarks')).body as DropListAnswer).total_count).toBe(0);
+      // Taken back after page 1: it leaves the pages after it, and the next page 1.
+      const first = (await as(reader)('GET', '/api/drops/bookmarks?per_page=3')).body as DropListAnswer;
+      expect(first.drops.every((drop) => drop.is_bookmarked)).toBe(true);
+      const onPageTwo = [...order].reverse()[3]!;
+      expect((await as(reader)('POST', `/api/drops/${onPageTwo}/bookmark`)).body).toEqual({ bookmarked: false });
+      const second = (await as(reader)('GET', `/api/drops/bookmarks?page=2&per_page=3&snapshot=${first.snapshot}`)).body as DropListAnswer;
+      expect(second.drops.map((drop) => drop.id)).toEqual([...order].reverse().slice(4, 6));
+      expect(((await as(reader)('GET', '/api/drops/bookmarks')).body as DropListAnswer).total_count).toBe(6);
+    } finally {
+      await server.close();
+    }
   });
 
   it('lets the author or a chat admin delete a drop, nobody else', async () => {

@@ -65,7 +65,11 @@ describe.each(variants)('@drops ($name)', (variant) => {
       const feed = (await rawRequest(testServer.url, 'GET', '/api/drops/feed', { token: alice.pb.authStore.token })).body as DropListAnswer;
       expect(feed.drops.map((entry) => entry.slug)).toContain(slug);
       // list and help
-      expect((await askDrops(chat.id, '@drops list', socket)).content).toContain(`/drops/${slug}`);
+      const listed = (await askDrops(chat.id, '@drops list', socket)).content;
+      expect(listed).toContain(`/drops/${slug}`);
+      expect(listed).toContain(' · 0 likes · ');
+      await rawRequest(testServer.url, 'POST', `/api/drops/${slug}/like`, { token: alice.pb.authStore.token });
+      expect((await askDrops(chat.id, '@drops list', socket)).content).toContain(' · 1 like · ');
       expect((await askDrops(chat.id, '@drops help', socket)).content).toContain('@drops create a guide about our discussion');
     } finally {
       await socket.close();

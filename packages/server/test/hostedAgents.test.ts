@@ -132,6 +132,18 @@ describe.each(variants)('hosted agents ($name)', (variant) => {
     expect(gemini.requests).toHaveLength(0);
   });
 
+  it('keeps the lines of a persona prompt written on several lines, and answers with all of it', async () => {
+    const prompt = 'You are a careful editor.\r\nAnswer in five sentences at most.\n\nQuote\u202E what you change.';
+    const created = await call(testServer, 'POST', '/api/admin/confab-agents', admin, { name: 'Editor', username: 'editor_lines', description: `  ${prompt}\n ` });
+    expect(created.status).toBe(200);
+    const kept = 'You are a careful editor.\nAnswer in five sentences at most.\n\nQuote what you change.';
+    expect((created.body as { agent: AgentView }).agent.description).toBe(kept);
+    openai.enqueue({ kind: 'text', chunks: ['Done.'] });
+    await ask(testServer, alice, 'editor_lines', '@editor_lines tidy this');
+    const system = (openai.requests[0]?.body['messages'] as { role: string; content: string }[])[0];
+    expect(system?.content.startsWith(kept)).toBe(true);
+  });
+
   it("uses the invoker's own Gemini key, and OpenAI first when a person has both", async () => {
     gemini.enqueue({ kind: 'text', chunks: ['Gemini ', 'rhymes.'] });
     const viaGemini = await ask(testServer, bob, 'poet', '@poet hello');

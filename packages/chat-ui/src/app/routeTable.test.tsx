@@ -24,6 +24,7 @@ describe('the route table', () => {
   it('gives the drops feed its tab, static paths before :slug', () => {
     const trending = matchRoutes(routes, segmentsOf('/drops/trending'));
     expect(trending?.chain.at(-1)?.props).toEqual({ tab: 'trending' });
+    expect(matchRoutes(routes, segmentsOf('/drops/bookmarks'))?.chain.at(-1)?.props).toEqual({ tab: 'bookmarks' });
     expect(match('/drops/launch-plan')).toEqual({ types: [SignedInFrame, Outlet, page.Drop], params: { slug: 'launch-plan' } });
   });
 

@@ -34,6 +34,7 @@ export const routes: RouteDefinition[] = [
           { index: true, element: <page.DropsFeed tab="following" /> },
           { path: 'trending', element: <page.DropsFeed tab="trending" /> },
           { path: 'discover', element: <page.DropsFeed tab="discover" /> },
+          { path: 'bookmarks', element: <page.DropsFeed tab="bookmarks" /> },
           { path: ':slug', element: <page.Drop /> },
         ],
       },

@@ -38,9 +38,9 @@ const settle = (promise: Promise<void>) =>
   );
 
 /**
- * A drops feed ('following', 'trending' or 'discover') for a host that draws its own cards:
- * opens it at page 1 through client.drops.loadFeed once a user is signed in, and again when
- * `kind` changes. The client holds one feed at a time, so use one feed per page.
+ * A drops feed ('following', 'trending', 'discover' or 'bookmarks', the Saved tab) for a host that
+ * draws its own cards: opens it at page 1 through client.drops.loadFeed once a user is signed in,
+ * and again when `kind` changes. The client holds one feed at a time, so use one feed per page.
  *
  * @example
  * const { drops, hasMore, loadMore } = useDropsFeed('trending');

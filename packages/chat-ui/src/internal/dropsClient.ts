@@ -19,7 +19,7 @@ export function useDropsStore<T>(selector: (state: DropsState) => T): T {
   return useStoreSelection(useConfabClient().drops.store, selector);
 }
 
-/** The route of a feed tab (docs/PRODUCT.md §2): /drops, /drops/trending, /drops/discover. */
+/** The route of a feed tab (docs/PRODUCT.md §2): /drops, /drops/trending, /drops/discover; ours: /drops/bookmarks (Saved). */
 export function feedTabPath(tab: FeedTab): string {
   return tab === constants.defaultFeedTab ? '/drops' : `/drops/${tab}`;
 }

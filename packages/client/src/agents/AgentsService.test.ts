@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfabClient } from '../client/ConfabClient';
 import { connectedClient } from '../testing/connectedClient';
+import { buildChat } from '../testing/builders';
 import { buildFakeAgent } from '../testing/fakeAgents';
 import { startFakeGateway } from '../testing/fakeGateway';
 import type { FakeGateway } from '../testing/fakeGateway';
@@ -45,9 +46,57 @@ describe('agents.search', () => {
     expect(lastRequest()?.headers['authorization']).toMatch(/^Bearer /);
   });
 
-  it('makes no request for a blank query', async () => {
+  it('makes no request for a blank query without a chat', async () => {
     await expect(client.agents.search('   ')).resolves.toEqual([]);
     expect(agentRequests()).toHaveLength(0);
+  });
+
+  it('asks for every agent a chat permits for a blank query in that chat (a bare @)', async () => {
+    server.backend.agents.push(deep);
+    await expect(client.agents.search(' ', { chatId: 'chat1' })).resolves.toHaveLength(1);
+    expect(lastRequest()?.path).toBe('/api/agents/search?q=&chat_id=chat1');
+  });
+
+  it("forgets a chat's cached answers when its agent settings change, and only that chat's", async () => {
+    server.backend.agents.push(deep);
+    const launch = buildChat({ id: 'chat1', agent_permissions: { confab_agents: true, developer_agents: false } });
+    const design = buildChat({ id: 'chat2' });
+    client.store.setState({ chats: [launch, design], currentChat: launch });
+    await client.agents.search('de', { chatId: 'chat1' });
+    await client.agents.search('de', { chatId: 'chat2' });
+    await client.agents.search('de', { chatId: 'chat1' });
+    expect(agentRequests()).toHaveLength(2);
+    // Another change (a new message, a rename) keeps the answers.
+    client.store.setState({ chats: [{ ...launch, name: 'Renamed' }, design] });
+    await client.agents.search('de', { chatId: 'chat1' });
+    expect(agentRequests()).toHaveLength(2);
+    // As chat_updated brings it: developer agents now allowed.
+    const allowed = { ...launch, agent_permissions: { confab_agents: true, developer_agents: true } };
+    client.store.setState({ chats: [allowed, design], currentChat: allowed });
+    await client.agents.search('de', { chatId: 'chat1' });
+    await client.agents.search('de', { chatId: 'chat2' });
+    expect(agentRequests()).toHaveLength(3);
+  });
+
+  it('asks again after a chat_updated frame changes the chat’s agent settings', async () => {
+    const gateway: FakeGateway = await startFakeGateway();
+    const live = await connectedClient(server, gateway);
+    try {
+      server.backend.agents.push(deep);
+      const chat = buildChat({ id: 'chat1', participants: ['alice0000000001'], agent_permissions: { confab_agents: false } });
+      live.store.setState({ chats: [chat] });
+      const before = agentRequests().length;
+      await live.agents.search('', { chatId: 'chat1' });
+      await live.agents.search('', { chatId: 'chat1' });
+      expect(agentRequests()).toHaveLength(before + 1);
+      gateway.push({ type: 'chat_updated', chat: { ...chat, agent_permissions: { confab_agents: true } } });
+      await waitUntil(() => live.store.getState().chats[0]?.agent_permissions?.confab_agents === true, 'chat_updated');
+      await live.agents.search('', { chatId: 'chat1' });
+      expect(agentRequests()).toHaveLength(before + 2);
+    } finally {
+      live.logout();
+      await gateway.close();
+    }
   });
 
   it('caches answers 30 s per query and chat (docs/PRODUCT.md §9)', async () => {

@@ -2,7 +2,8 @@ import { constants } from '../constants';
 import { ConfabError, toConfabError } from '../errors';
 import type { AgentAnswer, AgentKeyAnswer, AgentListAnswer, AgentSearchAnswer, AgentSearchHit, AgentView } from '../protocol';
 import type { RealtimeConnection } from '../realtime/RealtimeConnection';
-import type { ConfabStore } from '../store/createConfabStore';
+import { resolveAgentPermissions } from '../records';
+import type { ClientState, ConfabStore } from '../store/createConfabStore';
 import { shouldSearchAgents, validateAgentCreation, validateHostedAgentCreation } from '../validation/content';
 import { LatestOnly } from '../store/latestOnly';
 
@@ -60,6 +61,16 @@ interface CachedSearch {
   agents: AgentSearchHit[];
 }
 
+/** Which agent types each chat in the state permits, as a comparable key per chat id. */
+function permissionKeys(state: ClientState): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const chat of [...state.chats, ...(state.currentChat === null ? [] : [state.currentChat])]) {
+    const permitted = resolveAgentPermissions(chat);
+    keys.set(chat.id, `${permitted.confabAgents}:${permitted.developerAgents}`);
+  }
+  return keys;
+}
+
 const agentPath = (id: string) => `/api/agents/${encodeURIComponent(id)}`;
 const hostedPath = (id: string) => `/api/admin/confab-agents/${encodeURIComponent(id)}`;
 
@@ -94,26 +105,38 @@ export class AgentsService {
     });
     // Another session must not see this one's agents or searches (search results depend on who asks).
     store.subscribe((state, previous) => {
-      if (state.user?.id === previous.user?.id) return;
-      this.cache.clear();
-      this.loads.renew();
+      if (state.user?.id !== previous.user?.id) {
+        this.cache.clear();
+        this.loads.renew();
+        return;
+      }
+      // A chat's agent settings changed (Chat Options here, or chat_updated from elsewhere): its
+      // cached answers were for the old ones.
+      if (state.chats === previous.chats && state.currentChat === previous.currentChat) return;
+      const before = permissionKeys(previous);
+      for (const [chatId, key] of permissionKeys(state)) {
+        if (before.has(chatId) && before.get(chatId) !== key) this.forgetChat(chatId);
+      }
     });
   }
 
   /**
    * Agents whose name, username or type contains the trimmed query (docs/PRODUCT.md §5), at most
-   * 20; with chatId only the types that chat permits (docs/PRODUCT.md §6). [] without a request for
-   * a blank query. Answers are cached 30 s per (query, chat); a failed or aborted search is not
-   * cached.
+   * 20; with chatId only the types that chat permits (docs/PRODUCT.md §6), and a blank query then
+   * lists all of them; [] without a request for a blank query and no chat. Answers are cached 30 s
+   * per (query, chat), until that chat's agent settings change in the store; a failed or aborted
+   * search is not cached.
    */
   async search(query: string, options: AgentSearchOptions = {}): Promise<AgentSearchHit[]> {
-    if (!shouldSearchAgents(query)) return [];
+    const chatId = options.chatId ?? '';
+    // A blank query in a chat (a bare @ in its message input) lists the agents it permits.
+    if (!shouldSearchAgents(query) && chatId === '') return [];
     const trimmed = query.trim();
-    const key = `${trimmed.toLowerCase()}\u0000${options.chatId ?? ''}`;
+    const key = `${trimmed.toLowerCase()}\u0000${chatId}`;
     const cached = this.cache.get(key);
     if (cached !== undefined && this.now() - cached.at < constants.agentSearch.cacheMs) return cached.agents;
     const parameters = new URLSearchParams({ q: trimmed });
-    if (options.chatId !== undefined && options.chatId !== '') parameters.set('chat_id', options.chatId);
+    if (chatId !== '') parameters.set('chat_id', chatId);
     const answer = await this.dependencies.request<AgentSearchAnswer>(
       `/api/agents/search?${parameters.toString()}`,
       options.signal ? { signal: options.signal } : {},
@@ -126,6 +149,10 @@ export class AgentsService {
   /** Forgets cached searches (an agent was created, changed or deleted). */
   clearSearchCache(): void {
     this.cache.clear();
+  }
+
+  private forgetChat(chatId: string): void {
+    for (const key of this.cache.keys()) if (key.endsWith(`\u0000${chatId}`)) this.cache.delete(key);
   }
 
   /** The user's developer agents, then every Confab agent, into store.agents. */

@@ -168,6 +168,39 @@ describe('like and bookmark (docs/PRODUCT.md §4)', () => {
   });
 });
 
+describe('the Saved tab (bookmarks)', () => {
+  it('loads my bookmarks as a feed tab, pages them, and drops one un-bookmarked there once the server agrees', async () => {
+    const drops = seedDrops(23, { is_bookmarked: true });
+    await client.drops.loadFeed('bookmarks');
+    expect(state().feed).toMatchObject({ tab: 'bookmarks', page: 1, has_more: true, total_count: 23 });
+    await client.drops.loadMore();
+    expect(state().feed.drops).toHaveLength(23);
+    expect(routes()).toEqual(['GET /api/drops/bookmarks?page=1&per_page=20', 'GET /api/drops/bookmarks?page=2&per_page=20&snapshot=snapshot1']);
+    const target = drops[0]!;
+    const release = server.backend.hold();
+    const unbookmarking = client.drops.toggleBookmark(target.id);
+    // At once: the button shows it un-bookmarked; it stays listed until the server answers.
+    expect(state().feed.drops[0]).toMatchObject({ id: target.id, is_bookmarked: false });
+    release();
+    await expect(unbookmarking).resolves.toEqual({ bookmarked: false });
+    expect(state().feed.drops.map((drop) => drop.id)).not.toContain(target.id);
+    expect(state().feed.total_count).toBe(22);
+    // A refused un-bookmark keeps it listed, bookmarked.
+    const kept = drops[1]!;
+    server.backend.failNext(500, 'Boom.');
+    await expect(client.drops.toggleBookmark(kept.id)).rejects.toThrow('Failed to toggle bookmark');
+    expect(state().feed.drops[0]).toMatchObject({ id: kept.id, is_bookmarked: true });
+  });
+
+  it('leaves other tabs alone when a drop is un-bookmarked there', async () => {
+    const [drop] = seedDrops(1, { is_bookmarked: true });
+    await client.drops.loadFeed('following');
+    await client.drops.toggleBookmark(drop!.id);
+    expect(state().feed.drops).toHaveLength(1);
+    expect(state().feed.drops[0]?.is_bookmarked).toBe(false);
+  });
+});
+
 describe('chats, drops and notifications', () => {
   it('loads a chat with its drops, follows and unfollows it', async () => {
     // Launch as someone else's chat with one follower: Alice is neither in it nor following it.

@@ -7,7 +7,7 @@ import { LatestOnly } from '../store/latestOnly';
 import type { CreateDropInput } from '../types';
 import { normalizeDrop, validateDrop } from '../validation/content';
 import { messages } from '../validation/messages';
-import { appendDrops, createDropsStore, findDrop, initialDropsState, initialFeedState, patchDrop, withoutDrop } from './dropsStore';
+import { appendDrops, createDropsStore, findDrop, initialDropsState, initialFeedState, patchDrop, withoutDrop, withoutFeedDrop } from './dropsStore';
 import type { DiscoverChat, DropsStore } from './dropsStore';
 
 export type { CreateDropInput };
@@ -30,8 +30,8 @@ export interface DropsPageOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** The lists a page of drops comes from: the feed tabs, and the user's bookmarks. */
-export type DropListKind = FeedTab | 'bookmarks';
+/** The lists a page of drops comes from: the feed tabs (the user's bookmarks among them). */
+export type DropListKind = FeedTab;
 
 const listPaths: Record<DropListKind, string> = {
   following: '/api/drops/feed',
@@ -165,15 +165,21 @@ export class DropsService {
     });
   }
 
-  /** Bookmarks or un-bookmarks a drop, like toggleLike: optimistic, rolled back on failure, one at a time. */
-  toggleBookmark(id: string): Promise<BookmarkAnswer | null> {
-    return this.toggle(`bookmark:${id}`, id, {
+  /**
+   * Bookmarks or un-bookmarks a drop, like toggleLike: optimistic, rolled back on failure, one at a
+   * time. The Saved tab ('bookmarks') lists bookmarked drops only: one un-bookmarked there leaves
+   * it once the server has agreed.
+   */
+  async toggleBookmark(id: string): Promise<BookmarkAnswer | null> {
+    const answer = await this.toggle(`bookmark:${id}`, id, {
       flip: (drop) => ({ is_bookmarked: !drop.is_bookmarked }),
       restore: (drop) => ({ is_bookmarked: drop.is_bookmarked }),
       send: () => this.dependencies.request<BookmarkAnswer>(`${dropPath(id)}/bookmark`, { method: 'POST' }),
       settle: (answer) => ({ is_bookmarked: answer.bookmarked }),
       failure: messages.toggleBookmarkFailed,
     });
+    if (answer !== null && !answer.bookmarked) this.store.setState((state) => (state.feed.tab === 'bookmarks' ? { feed: withoutFeedDrop(state.feed, id) } : {}));
+    return answer;
   }
 
   /** True while a like (or bookmark) of this drop is in flight. */

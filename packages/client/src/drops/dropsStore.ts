@@ -132,12 +132,17 @@ export function patchDrop(state: DropsState, id: string, patch: Partial<WireDrop
   };
 }
 
+/** The feed without the drop with this id, counted one fewer when it was there. */
+export function withoutFeedDrop(feed: DropsFeedState, id: string): DropsFeedState {
+  if (!feed.drops.some((drop) => drop.id === id)) return feed;
+  return { ...feed, drops: feed.drops.filter((drop) => drop.id !== id), total_count: Math.max(0, feed.total_count - 1) };
+}
+
 /** The state without the drop with this id (it was deleted). */
 export function withoutDrop(state: DropsState, id: string): Partial<DropsState> {
   const keep = (drop: WireDrop) => drop.id !== id;
-  const inFeed = state.feed.drops.some((drop) => drop.id === id);
   return {
-    feed: { ...state.feed, drops: state.feed.drops.filter(keep), total_count: Math.max(0, state.feed.total_count - (inFeed ? 1 : 0)) },
+    feed: withoutFeedDrop(state.feed, id),
     newDrops: state.newDrops.filter(keep),
     chatDrops: { ...state.chatDrops, drops: state.chatDrops.drops.filter(keep) },
     drop: state.drop.drop?.id === id ? { ...state.drop, drop: null, notFound: true } : state.drop,

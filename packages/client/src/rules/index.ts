@@ -6,3 +6,5 @@ export { messages } from '../validation/messages';
 export { stripUnsafeCharacters } from '../validation/unsafeCharacters';
 export { extractMentions, inertMentions, isAgentUsername, mentionBeforeCursor, usernameFromName } from '../validation/mentions';
 export { mimeFromExtension, mimeTypes, defaultMimeType } from '../format/mime';
+export { markdownToPlainText } from '../format/plainText';
+export { countLabel } from '../format/count';

@@ -480,6 +480,17 @@ export function backendContract(name: string, makeBackend: () => Promise<Contrac
         ]);
       });
 
+      it('answers a bare @ in a chat (a blank search with chat_id) with the agents it permits', async () => {
+        const ann = await signUp('ann');
+        const created = await api('POST', '/api/agents', { as: ann, json: { name: 'Bare Contract' } });
+        const chatId = await chatOf(ann, 'Bare');
+        const allowed = await api('PATCH', `/api/collections/chats/records/${chatId}`, { as: ann, json: { agent_permissions: { confab_agents: true, developer_agents: true } } });
+        expect(allowed.status).toBe(200);
+        const bare = await api('GET', `/api/agents/search?q=&chat_id=${chatId}`, { as: ann });
+        expect(bare.status).toBe(200);
+        expect((bare.body['agents'] as Array<{ id: string }>).map((agent) => agent.id)).toContain((created.body['agent'] as { id: string }).id);
+      });
+
       it('refuses a blank search', async () => {
         const ann = await signUp('ann');
         const blank = await api('GET', '/api/agents/search?q=%20', { as: ann });
@@ -515,6 +526,32 @@ export function backendContract(name: string, makeBackend: () => Promise<Contrac
         const annBookmarks = await api('GET', '/api/drops/bookmarks?page=1&per_page=20', { as: ann });
         expect(annBookmarks.body['drops']).toEqual([]);
         expect(await api('POST', `/api/drops/${id}/like`, { as: ann })).toEqual({ status: 200, body: { liked: true, like_count: 2 } });
+      });
+
+      it('lists my bookmarks newest bookmark first, paged over a snapshot; one un-bookmarked leaves the later pages', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Saved');
+        const ids: string[] = [];
+        for (const title of ['Saved one', 'Saved two', 'Saved three']) {
+          ids.push(String((await api('POST', '/api/drops', { as: ann, json: { chat_id: chatId, title, content: `About ${title}.` } })).body['id']));
+        }
+        const [one, two, three] = ids;
+        // Bookmarked in another order than published; a pause keeps their times apart.
+        for (const id of [two, one, three]) {
+          expect(await api('POST', `/api/drops/${id}/bookmark`, { as: bob })).toEqual({ status: 200, body: { bookmarked: true } });
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        const first = await api('GET', '/api/drops/bookmarks?page=1&per_page=2', { as: bob });
+        expect(first.status).toBe(200);
+        expect((first.body['drops'] as Array<{ id: string }>).map((drop) => drop.id)).toEqual([three, one]);
+        expect(first.body).toMatchObject({ has_more: true, total_count: 3 });
+        expect(await api('POST', `/api/drops/${two}/bookmark`, { as: bob })).toEqual({ status: 200, body: { bookmarked: false } });
+        const second = await api('GET', `/api/drops/bookmarks?page=2&per_page=2&snapshot=${String(first.body['snapshot'])}`, { as: bob });
+        expect(second.body).toMatchObject({ drops: [], has_more: false });
+        const fresh = await api('GET', '/api/drops/bookmarks?page=1&per_page=2', { as: bob });
+        expect((fresh.body['drops'] as Array<{ id: string }>).map((drop) => drop.id)).toEqual([three, one]);
+        expect(fresh.body).toMatchObject({ has_more: false, total_count: 2 });
       });
 
       it('answers 404 for a drop that does not exist, and for a chat one is not in', async () => {

@@ -5,7 +5,7 @@ import { callerId, errorResponse, json, nextRecordId, stamp } from './fakeHttp';
  * The agent routes of the fake backend (docs/CONTRACTS.md "Agents"), bookkeeping only (house
  * style 19): GET /api/agents/mine answers every agent held, create/update/delete/rotate change
  * that list, and search answers the agents whose name, username or type contains the query (so
- * stories look real). Which agents a chat permits, site-wide availability, ownership and the admin check
+ * stories look real), every agent for a blank query with a chat. Which agents a chat permits, site-wide availability, ownership and the admin check
  * are the real server's rules, tested there; a test that needs a refusal or a narrower answer
  * scripts it with `backend.override(...)`.
  */
@@ -56,7 +56,8 @@ export function createAgentRoutes(data: { agents: AgentView[]; agentKeys: string
 
     if (method === 'GET' && path === '/api/agents/search') {
       const query = (url.searchParams.get('q') ?? '').trim().toLowerCase();
-      if (query === '') return errorResponse(400, 'The search needs at least 1 character.', { q: { code: 'validation_required', message: 'Cannot be blank.' } });
+      // A blank query asks for every agent of a chat (a bare @ in its message input); without one it is refused.
+      if (query === '' && (url.searchParams.get('chat_id') ?? '') === '') return errorResponse(400, 'The search needs at least 1 character.', { q: { code: 'validation_required', message: 'Cannot be blank.' } });
       const found = data.agents.filter((agent) => [agent.username, agent.name.toLowerCase(), agent.agent_type].some((field) => field.includes(query)));
       return json(200, { agents: found.map(searchHit) });
     }

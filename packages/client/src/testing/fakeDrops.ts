@@ -1,3 +1,4 @@
+import { markdownToPlainText } from '../format/plainText';
 import type { WireDrop } from '../protocol';
 import type { FakeChat } from './fakeBackend';
 import { callerId, errorResponse, json, nextRecordId, stamp } from './fakeHttp';
@@ -6,7 +7,8 @@ import { callerId, errorResponse, json, nextRecordId, stamp } from './fakeHttp';
  * The drops routes of the fake backend (docs/CONTRACTS.md "Drops"), bookkeeping only (house
  * style 19): the feed is the drops of the chats in `follows` (newest first), trending and discover
  * are ordered by likes, bookmarks are the caller's bookmarked drops, all paged over a snapshot taken
- * by page 1; like, bookmark, follow, create and delete change the data. Likes and bookmarks are each
+ * by page 1 (newest bookmark first, un-bookmarked ones left out of later pages, as on the server);
+ * like, bookmark, follow, create and delete change the data. Likes and bookmarks are each
  * person's own, as on the server; follows are one signed-in person's. The real ranking, the
  * visibility and permission rules are tested on the real server; a test that needs a refusal
  * scripts it with `backend.override(...)`.
@@ -18,8 +20,11 @@ export interface FakeDropsData {
    * bookmarking that drop themselves (a story's seeded state); `like_count` counts everyone.
    */
   drops: WireDrop[];
-  /** Each person's own likes and bookmarks (user id → drop id → state), set by their toggles. */
-  reactions: Map<string, Map<string, { liked: boolean; bookmarked: boolean }>>;
+  /**
+   * Each person's own likes and bookmarks (user id → drop id → state), set by their toggles;
+   * `bookmarkedAt` orders the bookmarks (a seeded bookmark has none: it sorts after the toggled ones).
+   */
+  reactions: Map<string, Map<string, FakeReaction>>;
   /** Chats the caller follows. */
   follows: Set<string>;
   /** Followers of each chat besides the caller. */
@@ -29,6 +34,12 @@ export interface FakeDropsData {
 }
 
 export type FakeDropInput = Partial<WireDrop> & { title: string };
+
+export interface FakeReaction {
+  liked: boolean;
+  bookmarked: boolean;
+  bookmarkedAt?: number;
+}
 
 const slugOf = (title: string) =>
   title
@@ -43,7 +54,7 @@ export function buildFakeDrop(input: FakeDropInput, index = 0): WireDrop {
   return {
     id: nextRecordId('drop'),
     slug: slugOf(input.title),
-    excerpt: input.content ? input.content.slice(0, 200) : `What ${input.title} is about.`,
+    excerpt: input.content ? markdownToPlainText(input.content).slice(0, 200) : `What ${input.title} is about.`,
     content: `What ${input.title} is about.`,
     featured_image: '',
     tags: [],
@@ -64,7 +75,7 @@ export function buildFakeDrop(input: FakeDropInput, index = 0): WireDrop {
 }
 
 /** The caller's own like and bookmark of a drop: their toggles, else the drop's seeded state. */
-function reactionOf(data: FakeDropsData, userId: string, drop: WireDrop): { liked: boolean; bookmarked: boolean } {
+function reactionOf(data: FakeDropsData, userId: string, drop: WireDrop): FakeReaction {
   let mine = data.reactions.get(userId);
   if (mine === undefined) data.reactions.set(userId, (mine = new Map()));
   let reaction = mine.get(drop.id);
@@ -86,8 +97,12 @@ export function createDropRoutes(data: FakeDropsData, chats: FakeChat[]) {
     feed: () => data.drops.filter((drop) => data.follows.has(drop.chat_id)).sort(newestFirst),
     trending: () => [...data.drops].sort(mostLiked),
     discover: () => data.drops.filter((drop) => !data.follows.has(drop.chat_id)).sort(mostLiked),
-    bookmarks: (caller) => data.drops.filter((drop) => dropSeenBy(data, caller, drop).is_bookmarked).sort(newestFirst),
+    bookmarks: (caller) => {
+      const at = (drop: WireDrop) => data.reactions.get(caller)?.get(drop.id)?.bookmarkedAt ?? -1;
+      return data.drops.filter((drop) => dropSeenBy(data, caller, drop).is_bookmarked).sort((a, b) => at(b) - at(a) || newestFirst(a, b));
+    },
   };
+  let bookmarkClock = 0;
   const byKey = (key: string) => data.drops.find((drop) => drop.id === key || drop.slug === key);
   const followerCount = (chatId: string) => (data.otherFollowers.get(chatId) ?? 0) + (data.follows.has(chatId) ? 1 : 0);
 
@@ -111,7 +126,8 @@ export function createDropRoutes(data: FakeDropsData, chats: FakeChat[]) {
       }
       const drops = ids.slice((page - 1) * perPage, page * perPage).flatMap((id) => {
         const drop = byKey(id);
-        return drop === undefined ? [] : [dropSeenBy(data, caller, drop)];
+        const seen = drop === undefined ? undefined : dropSeenBy(data, caller, drop);
+        return seen === undefined || (list === 'bookmarks' && !seen.is_bookmarked) ? [] : [seen];
       });
       return json(200, { drops, has_more: page * perPage < ids.length, total_count: ids.length, snapshot });
     }
@@ -205,6 +221,7 @@ export function createDropRoutes(data: FakeDropsData, chats: FakeChat[]) {
     if (method === 'POST' && one[2] === '/bookmark') {
       const mine = reactionOf(data, caller, drop);
       mine.bookmarked = !mine.bookmarked;
+      mine.bookmarkedAt = (bookmarkClock += 1);
       return json(200, { bookmarked: mine.bookmarked });
     }
     return null;

@@ -40,8 +40,15 @@ describe('mentionBeforeCursor', () => {
     expect(mentionBeforeCursor('@deep more', 3)).toEqual({ query: 'de', start: 0 });
   });
 
-  it('is null without word characters after @, after a space, or inside an e-mail address', () => {
-    expect(mentionBeforeCursor('hello @', 7)).toBeNull();
+  it('finds a bare @ as a mention with no letters yet', () => {
+    expect(mentionBeforeCursor('hello @', 7)).toEqual({ query: '', start: 6 });
+    expect(mentionBeforeCursor('@', 1)).toEqual({ query: '', start: 0 });
+  });
+
+  it('is null after a space, inside an e-mail address, or after @@', () => {
+    expect(mentionBeforeCursor('hello @ ', 8)).toBeNull();
+    expect(mentionBeforeCursor('@@', 2)).toBeNull();
+    expect(mentionBeforeCursor('ann@', 4)).toBeNull();
     expect(mentionBeforeCursor('@deep ', 6)).toBeNull();
     expect(mentionBeforeCursor('ann@exa', 7)).toBeNull();
     expect(mentionBeforeCursor('', 0)).toBeNull();

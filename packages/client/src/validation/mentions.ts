@@ -23,10 +23,14 @@ export function inertMentions(text: string, keep?: string): string {
   return text.replace(mentionPattern, (mention, name: string) => (name.toLowerCase() === kept ? mention : `＠${name}`));
 }
 
-/** The mention being typed just before `cursor` (`@ec|` → `{ query: 'ec', start: 0 }`), else null. */
+/**
+ * The mention being typed just before `cursor` (`@ec|` → `{ query: 'ec', start: 0 }`), else null.
+ * A bare `@` is a mention begun with no letters yet (`@|` → `{ query: '', start: 0 }`): the
+ * autocomplete lists the agents a chat permits before the first letter.
+ */
 export function mentionBeforeCursor(text: string, cursor: number): { query: string; start: number } | null {
   const before = text.slice(0, Math.max(0, Math.min(cursor, text.length)));
-  const match = /(?<![\w@.])@(\w+)$/.exec(before);
+  const match = /(?<![\w@.])@(\w*)$/.exec(before);
   if (match === null || match[1] === undefined) return null;
   return { query: match[1], start: match.index };
 }

@@ -102,6 +102,11 @@ describe('messages', () => {
       messages.bulkDeletePartial(3, 2),
       'Deleted 3 files successfully. 2 files could not be deleted (you may not have permission to delete files uploaded by others).',
     ],
+    // The same text, in agreement with a count of one.
+    [
+      messages.bulkDeletePartial(1, 1),
+      'Deleted 1 file successfully. 1 file could not be deleted (you may not have permission to delete files uploaded by others).',
+    ],
   ])('template gives %j', (actual, expected) => {
     expect(actual).toBe(expected);
   });

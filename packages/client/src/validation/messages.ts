@@ -1,4 +1,5 @@
 import { constants } from '../constants';
+import { countLabel } from '../format/count';
 
 // Documents of docs/PRODUCT.md §5 plus the audio types the server also accepts (docs/CONTRACTS.md,
 // Files).
@@ -98,6 +99,9 @@ export const messages = {
   copyKeyFailed: 'Failed to copy key',
   adminsOnly: 'This page is for admins.',
   noAgentsFoundHint: 'Try a name, a username, or a type such as "confab" or "developer".',
+  // A bare @ in a chat whose settings allow no agent (ours)
+  noAgentsInChat: 'No agents are available in this chat.',
+  noAgentsInChatHint: 'A chat admin can allow Confab or developer agents in Chat Options.',
   // §8 Forgot password
   noAccountWithEmail: 'No account found with that email address',
   sendResetEmailFailed: 'Failed to send password reset email. Please try again.',
@@ -131,10 +135,13 @@ export const messages = {
   fetchBookmarksFailed: 'Failed to fetch bookmarks',
   deleteDropFailed: 'Failed to delete drop',
   deleteDropConfirmation: 'Are you sure you want to delete this drop? This cannot be undone.',
+  dropAudienceNote: 'Anyone signed in on this server can read a drop, even one published from a private chat.',
   noFollowedDrops: 'No drops from chats you follow yet.',
   noFollowedDropsHint: 'Follow chats on Discover and their drops appear here.',
   noTrendingDrops: 'Nothing is trending yet.',
   noDiscoverDrops: 'No drops to discover right now.',
+  noSavedDrops: 'No saved drops yet.',
+  noSavedDropsHint: 'Bookmark a drop and it is kept here.',
   chatNotFoundForDrops: 'This chat does not exist, or it has no drops you can see.',
   // §8 Files
   loadFilesFailed: 'Failed to load files. Please try again.',
@@ -144,7 +151,7 @@ export const messages = {
   deleteFileNotPermitted:
     'File not found or you do not have permission to delete it (you can only delete files you uploaded).',
   bulkDeletePartial: (deletedCount: number, failedCount: number) =>
-    `Deleted ${deletedCount} files successfully. ${failedCount} files could not be deleted (you may not have permission to delete files uploaded by others).`,
+    `Deleted ${countLabel(deletedCount, 'file')} successfully. ${countLabel(failedCount, 'file')} could not be deleted (you may not have permission to delete files uploaded by others).`,
   deleteFilesFailed: 'Failed to delete files. Please try again.',
   // §5 File deletion asks for confirmation (ours: docs/PRODUCT.md gives no text)
   deleteFileConfirmation: (fileName: string) => `Delete "${fileName}"? This cannot be undone.`,

@@ -20,6 +20,14 @@ export const builtInAgentUsernames = builtInAgents.map((agent) => agent.username
 
 const nameMaximum = 100;
 const descriptionMaximum = 500;
+
+/**
+ * A description as written, trimmed: it is a persona's prompt, so its lines stay (as \n); every
+ * other invisible control and bidi override goes, as from names.
+ */
+function descriptionOf(body: Body): string {
+  return (readString(body, 'description') ?? '').replace(/\r\n?/g, '\n').split('\n').map(stripUnsafeCharacters).join('\n').trim();
+}
 const searchLimit = 20;
 
 /** Who is connected: the agent runtime's presence, seen through the one question services ask. */
@@ -98,9 +106,11 @@ export class AgentsService {
   async search(auth: RequestAuth, query: string | undefined, chatId: string | undefined): Promise<AgentSearchAnswer> {
     const user = this.accounts.requireUser(auth);
     const text = (query ?? '').trim();
-    if (text === '') throw validationError('The search needs at least 1 character.', { q: fieldErrors.required() });
+    const inChat = chatId !== undefined && chatId !== '';
+    // A bare `@` in a chat's message input asks with no letters yet: every agent that chat permits.
+    if (text === '' && !inChat) throw validationError('The search needs at least 1 character.', { q: fieldErrors.required() });
     let types: string[] = ['developer-agent', 'confab-agent'];
-    if (chatId !== undefined && chatId !== '') {
+    if (inChat) {
       const chat = await this.context.store.chats.findById(chatId);
       if (chat === undefined || !(await this.context.store.chats.isParticipant(chatId, user.id))) throw new ConfabServerError('notFound', 'Chat not found');
       const permissions = parsePermissions(chat.agent_permissions);
@@ -128,7 +138,7 @@ export class AgentsService {
     const name = stripUnsafeCharacters(readString(body, 'name') ?? '').trim();
     if (name === '') errors['name'] = fieldErrors.required();
     else if (name.length > nameMaximum) errors['name'] = fieldErrors.maxText(nameMaximum);
-    const description = stripUnsafeCharacters(readString(body, 'description') ?? '').trim();
+    const description = descriptionOf(body);
     if (description.length > descriptionMaximum) errors['description'] = fieldErrors.maxText(descriptionMaximum);
     const given = readString(body, 'username')?.trim().toLowerCase().replace(/^@/, '') ?? '';
     let username = '';
@@ -223,7 +233,7 @@ export class AgentsService {
     const errors: FieldErrors = {};
     const changes: { description?: string; site_wide_available?: number } = {};
     if (hasField(body, 'description')) {
-      const description = stripUnsafeCharacters(readString(body, 'description') ?? '').trim();
+      const description = descriptionOf(body);
       if (description.length > descriptionMaximum) errors['description'] = fieldErrors.maxText(descriptionMaximum);
       changes.description = description;
     }

@@ -31,6 +31,11 @@ describe('drop text', () => {
     expect(excerpt.endsWith('…')).toBe(true);
   });
 
+  it('keeps the punctuation of the excerpt as written, the markup gone', () => {
+    expect(excerptOf('We ship on **2026-11-26**, see you *Monday*.')).toBe('We ship on 2026-11-26, see you Monday.');
+    expect(excerptOf('# Keys\n\n- Press `shift-enter` for a new line.\n- [Docs](https://example.com) <b>now</b>!')).toBe('Keys Press shift-enter for a new line. Docs now!');
+  });
+
   it('reads at 200 words a minute, at least 1', () => {
     expect(readingTimeOf('one')).toBe(1);
     expect(readingTimeOf(Array.from({ length: 401 }, () => 'w').join(' '))).toBe(3);

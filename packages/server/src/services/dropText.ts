@@ -1,4 +1,5 @@
 import { reservedDropSlugs } from '@confab/client/protocol';
+import { markdownToPlainText } from '@confab/client/rules';
 
 /** Words read per minute for `reading_time`. */
 const wordsPerMinute = 200;
@@ -22,16 +23,12 @@ export function isReservedSlug(slug: string): boolean {
   return slug === '' || (reservedDropSlugs as readonly string[]).includes(slug);
 }
 
-/** The content as plain text: markdown and HTML syntax removed, whitespace folded. */
+/**
+ * The content as plain text: markdown and HTML markup removed, whitespace folded, punctuation kept
+ * as written (the client's rule, so excerpts and previews read alike everywhere).
+ */
 export function plainText(markdown: string): string {
-  return markdown
-    .replace(/```[\s\S]*?```/g, ' ')
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/[#>*_`~|-]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return markdownToPlainText(markdown);
 }
 
 export function excerptOf(markdown: string): string {

@@ -283,7 +283,10 @@ export class DropsService {
     // The snapshot holds its pages as cut on page 1 (discover's may be shorter than per_page).
     const pages = JSON.parse(snapshot.drop_ids) as string[][];
     const rows = await this.store.drops.findMany(pages[page - 1] ?? []);
-    return { drops: await this.views(user, rows), has_more: page < pages.length, total_count: Number(snapshot.total_count), snapshot: snapshot.id };
+    const views = await this.views(user, rows);
+    // A bookmark taken back since page 1 leaves the list, as a deleted drop does.
+    const drops = kind === 'bookmarks' ? views.filter((drop) => drop.is_bookmarked) : views;
+    return { drops, has_more: page < pages.length, total_count: Number(snapshot.total_count), snapshot: snapshot.id };
   }
 
   /** The feed's drops as pages of `perPage` (at most 1,000 drops), and how many the feed holds in all. */

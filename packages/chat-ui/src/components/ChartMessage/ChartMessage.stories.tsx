@@ -1,4 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, userEvent, within } from 'storybook/test';
 import { ChartMessage } from './ChartMessage';
 import { narrow } from '../../storybook/storyStates';
 
@@ -34,9 +35,36 @@ export const LineTwoSeries: Story = {
   },
 };
 
-/** Categories: bars. */
+/** Categories: bars, every one labelled. */
 export const Bar: Story = {
   args: { data: { type: 'chart', title: 'Sales by region', kind: 'bar', x: { name: 'region', values: ['north', 'south', 'east', 'west'] }, series: [{ name: 'sales', values: [22.5, 7, 14, 30] }] } },
+  play: async ({ canvasElement }) => {
+    const image = within(canvasElement).getByRole('img');
+    for (const region of ['north', 'south', 'east', 'west']) await expect(within(image).getByText(region)).toBeInTheDocument();
+  },
+};
+
+/** The values table unfolded ('Show the values'). */
+export const ValuesShown: Story = {
+  ...Bar,
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByText('Show the values'));
+    await expect(canvas.getByRole('table', { name: 'Sales by region' })).toBeVisible();
+  },
+};
+
+/** Sixty days: the axis labels thinned evenly, the first and the last kept. */
+export const LongAxis: Story = {
+  args: {
+    data: {
+      type: 'chart',
+      title: 'Sign-ups by day',
+      kind: 'line',
+      x: { name: 'day', values: Array.from({ length: 60 }, (_, index) => new Date(Date.UTC(2024, 2, 1 + index)).toISOString().slice(0, 10)) },
+      series: [{ name: 'sign-ups', values: Array.from({ length: 60 }, (_, index) => 20 + ((index * 7) % 13)) }],
+    },
+  },
 };
 
 /** Negative values: bars grow both ways from zero. */

@@ -1,9 +1,10 @@
 import type { ChartMessage as ChartData } from '@confab/client';
 import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { clientMessage } from '../../testing/builders';
 import { Message } from '../Message/Message';
-import { ChartMessage, chartSummary } from './ChartMessage';
+import { ChartMessage, chartSummary, tickIndexes } from './ChartMessage';
 
 const line: ChartData = {
   type: 'chart',
@@ -34,9 +35,32 @@ describe('ChartMessage', () => {
     expect(image.querySelectorAll('path')).toHaveLength(1);
   });
 
-  it('shows the values as a table captioned with the title', () => {
+  it('labels every category of four regions on the axis', () => {
+    const regions: ChartData = { type: 'chart', title: 'total by region', kind: 'bar', x: { name: 'region', values: ['north', 'south', 'east', 'west'] }, series: [{ name: 'total', values: [13, 7, 4, 12] }] };
+    render(<ChartMessage data={regions} />);
+    const image = screen.getByRole('img', { name: chartSummary(regions) });
+    const ticks = [...image.querySelectorAll('text.cf-chart__tick')].map((tick) => tick.textContent);
+    expect(ticks).toEqual(expect.arrayContaining(['north', 'south', 'east', 'west']));
+    expect(image.querySelectorAll('rect')).toHaveLength(4);
+  });
+
+  it('thins the labels of a long axis evenly, keeping the first and the last', () => {
+    const days = Array.from({ length: 60 }, (_, index) => `2024-03-${String(index + 1).padStart(2, '0')}`);
+    const shown = tickIndexes(days);
+    expect(shown[0]).toBe(0);
+    expect(shown.at(-1)).toBe(59);
+    expect(shown.length).toBeGreaterThan(3);
+    expect(shown.length).toBeLessThan(10);
+    expect(tickIndexes(['a', 'b', 'c', 'd', 'e', 'f'])).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('shows the values as a table captioned with the title, folded: the answer above already has them', async () => {
     render(<ChartMessage data={line} />);
     const table = screen.getByRole('table', { name: 'Revenue by month' });
+    const values = table.closest('details')!;
+    expect(values).not.toHaveAttribute('open');
+    await userEvent.setup().click(screen.getByText('Show the values'));
+    expect(values).toHaveAttribute('open');
     expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['month', 'revenue']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent))).toEqual([['120'], ['1,350.5'], ['–']]);

@@ -1,4 +1,4 @@
-import type { ChartMessage as ChartData } from '@confab/client';
+import { countLabel, type ChartMessage as ChartData } from '@confab/client';
 
 export interface ChartMessageProps {
   /** A chart as `renderMessageContent` parsed it (`{ kind: 'chart', data }`). */
@@ -11,6 +11,10 @@ const margin = { top: 16, right: 16, bottom: 48, left: 56 };
 const plotWidth = width - margin.left - margin.right;
 const plotHeight = height - margin.top - margin.bottom;
 const seriesColors = 6;
+/** Tick labels: the average width of a character at the theme's 11px, the room kept between labels, the longest label. */
+const tickCharWidth = 6.5;
+const tickGap = 8;
+const tickMaxChars = 24;
 
 /** Numbers as people read them: at most 2 decimals, thousands grouped. */
 export function formatChartNumber(value: number | null): string {
@@ -24,7 +28,25 @@ export function chartSummary(data: ChartData): string {
     const present = series.values.filter((value): value is number => value !== null);
     return `${series.name} from ${formatChartNumber(Math.min(...present))} to ${formatChartNumber(Math.max(...present))}`;
   });
-  return `${data.kind === 'line' ? 'Line' : 'Bar'} chart: ${data.title}. ${labels.length} values of ${data.x.name} from ${labels[0] ?? ''} to ${labels[labels.length - 1] ?? ''}; ${ranges.join('; ')}.`;
+  return `${data.kind === 'line' ? 'Line' : 'Bar'} chart: ${data.title}. ${countLabel(labels.length, 'value')} of ${data.x.name} from ${labels[0] ?? ''} to ${labels[labels.length - 1] ?? ''}; ${ranges.join('; ')}.`;
+}
+
+/**
+ * Which x labels the axis shows: every one that fits (every category of a bar chart, usually),
+ * else as many as fit, evenly spread, the first and the last among them. The table under the
+ * chart holds them all.
+ */
+export function tickIndexes(labels: readonly string[], room: number = plotWidth): number[] {
+  const points = labels.length;
+  const longest = Math.max(1, ...labels.map((label) => Math.min(label.length, tickMaxChars)));
+  const fitting = Math.max(2, Math.floor(room / (longest * tickCharWidth + tickGap)));
+  if (points <= fitting) return labels.map((_, index) => index);
+  return [...new Set(Array.from({ length: fitting }, (_, index) => Math.round((index * (points - 1)) / (fitting - 1))))];
+}
+
+/** A tick label cut to the longest one the axis makes room for. */
+function tickText(label: string): string {
+  return label.length > tickMaxChars ? `${label.slice(0, tickMaxChars - 1)}…` : label;
 }
 
 function valueRange(data: ChartData): { low: number; high: number } {
@@ -45,8 +67,9 @@ function valueRange(data: ChartData): { low: number; high: number } {
 
 /**
  * A chart message (protocol/charts.ts): a small SVG line or bar chart, role="img" with a
- * summary for screen readers, axis labels and a legend, and beside it the same values as a table
- * with the title as its caption.
+ * summary for screen readers, axis labels and a legend, and under it the same values as a table
+ * with the title as its caption. The table is folded ('Show the values'): the agent's answer just
+ * before the chart already shows it (@data), and it would read twice.
  */
 export function ChartMessage({ data }: ChartMessageProps) {
   const points = data.x.values.length;
@@ -54,7 +77,7 @@ export function ChartMessage({ data }: ChartMessageProps) {
   const y = (value: number) => margin.top + plotHeight - ((value - low) / (high - low)) * plotHeight;
   const step = plotWidth / points;
   const xCenter = (index: number) => margin.left + step * index + step / 2;
-  const tickIndexes = [...new Set([0, Math.floor((points - 1) / 2), points - 1])];
+  const ticks = tickIndexes(data.x.values);
   const barWidth = (step * 0.8) / data.series.length;
   return (
     <figure className="cf-chart">
@@ -68,9 +91,9 @@ export function ChartMessage({ data }: ChartMessageProps) {
         <text className="cf-chart__tick" x={margin.left - 6} y={y(low)} textAnchor="end" dominantBaseline="middle">
           {formatChartNumber(low)}
         </text>
-        {tickIndexes.map((index) => (
+        {ticks.map((index) => (
           <text key={index} className="cf-chart__tick" x={xCenter(index)} y={margin.top + plotHeight + 14} textAnchor="middle">
-            {data.x.values[index]}
+            {tickText(data.x.values[index] ?? '')}
           </text>
         ))}
         <text className="cf-chart__label" x={margin.left + plotWidth / 2} y={height - 8} textAnchor="middle">
@@ -114,31 +137,34 @@ export function ChartMessage({ data }: ChartMessageProps) {
           ))}
         </ul>
       ) : null}
-      <div className="cf-chart__table-wrap">
-        <table className="cf-chart__table">
-          <caption>{data.title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{data.x.name}</th>
-              {data.series.map((series) => (
-                <th key={series.name} scope="col">
-                  {series.name}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {data.x.values.map((label, index) => (
-              <tr key={index}>
-                <th scope="row">{label}</th>
+      <details className="cf-chart__values">
+        <summary>Show the values</summary>
+        <div className="cf-chart__table-wrap">
+          <table className="cf-chart__table">
+            <caption>{data.title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{data.x.name}</th>
                 {data.series.map((series) => (
-                  <td key={series.name}>{formatChartNumber(series.values[index] ?? null)}</td>
+                  <th key={series.name} scope="col">
+                    {series.name}
+                  </th>
                 ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {data.x.values.map((label, index) => (
+                <tr key={index}>
+                  <th scope="row">{label}</th>
+                  {data.series.map((series) => (
+                    <td key={series.name}>{formatChartNumber(series.values[index] ?? null)}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
     </figure>
   );
 }

@@ -153,7 +153,8 @@ describe('ChatFilesPanel', () => {
 
     expect(confirm).toHaveBeenCalledWith(messages.deleteFilesConfirmation(3));
     expect(await screen.findByRole('alert')).toHaveTextContent(
-      'Deleted 2 files successfully. 1 files could not be deleted (you may not have permission to delete files uploaded by others).',
+      // The spec text, with the count of one in agreement.
+      'Deleted 2 files successfully. 1 file could not be deleted (you may not have permission to delete files uploaded by others).',
     );
     await waitFor(() => expect(fileItems()).toHaveLength(2));
     expect(fileItems().map((item) => within(item).getAllByRole('button')[0]?.textContent).sort()).toEqual(['bobs.pdf', 'file 3.txt']);

@@ -17,7 +17,16 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-export const Empty: Story = { decorators: [withConfab({ signedIn: true, state: { chats: storyChats } })] };
+/** Empty, with the note by Create Drop: anyone signed in on the server can read a drop. */
+export const Empty: Story = {
+  decorators: [withConfab({ signedIn: true, state: { chats: storyChats } })],
+  play: async ({ canvasElement }) => {
+    const dialog = within(within(canvasElement.ownerDocument.body).getByRole('dialog', { name: 'Create a Drop' }));
+    await expect(dialog.getByRole('button', { name: 'Create Drop' })).toHaveAccessibleDescription(
+      'Anyone signed in on this server can read a drop, even one published from a private chat.',
+    );
+  },
+};
 
 async function fill(canvasElement: HTMLElement) {
   const dialog = within(within(canvasElement.ownerDocument.body).getByRole('dialog', { name: 'Create a Drop' }));

@@ -36,6 +36,13 @@ describe('CreateDropModal', () => {
     expect(content).toHaveAttribute('maxLength', '2000');
   });
 
+  it('says before publishing that anyone signed in on the server can read the drop, even from a private chat', async () => {
+    const { dialog } = await setup();
+    const note = 'Anyone signed in on this server can read a drop, even one published from a private chat.';
+    expect(within(dialog).getByText(note)).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Create Drop' })).toHaveAccessibleDescription(note);
+  });
+
   it('checks title and content after trimming, without a request (docs/PRODUCT.md §5)', async () => {
     const { user, dialog, title, content, backend } = await setup();
     await user.click(within(dialog).getByRole('button', { name: 'Create Drop' }));

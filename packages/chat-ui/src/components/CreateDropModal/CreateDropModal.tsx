@@ -29,7 +29,8 @@ function creationFailure(error: unknown): string {
 
 /**
  * docs/PRODUCT.md §2 Create a Drop modal: a title (up to 100 characters) and content (up to 2000),
- * each with a counter; 'Creating...' while it publishes; then the new drop opens. It closes on
+ * each with a counter; a note that anyone signed in on the server can read it, whatever chat it
+ * comes from; 'Creating...' while it publishes; then the new drop opens. It closes on
  * Escape, a backdrop click, Cancel or ×, and keeps focus inside while open. A failure is shown here
  * (role=alert) and the form stays filled.
  */
@@ -39,6 +40,7 @@ export function CreateDropModal({ chatId, chatName, onClose, onCreated }: Create
   const headingId = useId();
   const titleId = useId();
   const contentId = useId();
+  const audienceId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
   const titleRef = useRef<HTMLInputElement>(null);
   const [title, setTitle] = useState('');
@@ -122,12 +124,16 @@ export function CreateDropModal({ chatId, chatName, onClose, onCreated }: Create
             </p>
           </div>
           {error !== null ? <Alert>{error}</Alert> : null}
+          {/* Drops are published (docs/ARCHITECTURE.md, Decisions): said before publishing, not after. */}
+          <p id={audienceId} className="cf-create-drop__audience">
+            {messages.dropAudienceNote}
+          </p>
           <div className="cf-dialog__actions">
             <Button variant="secondary" onClick={onClose}>
               Cancel
             </Button>
             {/* Not disabled while busy: focus stays on it (and in the dialog); a second submit is ignored. */}
-            <Button type="submit" aria-disabled={busy || undefined}>
+            <Button type="submit" aria-disabled={busy || undefined} aria-describedby={audienceId}>
               {busy ? 'Creating...' : 'Create Drop'}
             </Button>
           </div>

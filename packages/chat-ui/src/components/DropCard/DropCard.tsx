@@ -1,5 +1,5 @@
 import { useId, type MouseEvent } from 'react';
-import { avatarColor, type TimeAgoLocale, type WireDrop } from '@confab/client';
+import { avatarColor, countLabel, type TimeAgoLocale, type WireDrop } from '@confab/client';
 import { cardTags, chatDropsPath, dropPath } from '../../internal/dropsClient';
 import { useProxiedImageSrc } from '../../internal/ProxiedHtml';
 import { useComponents } from '../../provider/ComponentsContext';
@@ -85,7 +85,7 @@ export function chatInitial(drop: Pick<WireDrop, 'chat_avatar' | 'chat_name'>): 
 }
 
 export function viewsLabel(count: number): string {
-  return `${count} ${count === 1 ? 'view' : 'views'}`;
+  return countLabel(count, 'view');
 }
 
 /** A remote featured image loads through the server's image proxy (docs/SECURITY.md C9). */

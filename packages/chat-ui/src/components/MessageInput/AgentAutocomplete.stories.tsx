@@ -31,4 +31,7 @@ export const Results: Story = {
 
 export const NoAgents: Story = { args: { state: { status: 'none', query: 'zzz' } } };
 
+/** A bare @ in a chat that allows no agent. */
+export const NoAgentsInChat: Story = { args: { state: { status: 'none', query: '' } } };
+
 export const Failed: Story = { args: { state: { status: 'error', query: 'de', message: 'Something went wrong.' } } };

@@ -17,8 +17,8 @@ export interface AgentAutocompleteProps {
 
 /**
  * The @ dropdown of the message input (docs/PRODUCT.md §4 states hidden, searching, results, none):
- * a listbox of agents the chat permits, each with its username, name, type and a description cut to
- * 60 characters. The message field stays focused: it is the combobox that owns this listbox.
+ * a listbox of agents the chat permits (all of them for a bare @), each with its username, name,
+ * type and a description cut to 60 characters. The message field stays focused: it is the combobox that owns this listbox.
  */
 export function AgentAutocomplete({ state, listboxId, optionId, activeIndex, onPick, onActivate }: AgentAutocompleteProps) {
   if (state.status === 'idle') return null;
@@ -29,7 +29,14 @@ export function AgentAutocomplete({ state, listboxId, optionId, activeIndex, onP
           Searching agents...
         </p>
       ) : null}
-      {state.status === 'none' ? (
+      {state.status === 'none' && state.query === '' ? (
+        // A bare @: the chat allows no agent at all.
+        <div role="status">
+          <p className="cf-autocomplete__empty">{texts.noAgentsInChat}</p>
+          <p className="cf-autocomplete__hint">{texts.noAgentsInChatHint}</p>
+        </div>
+      ) : null}
+      {state.status === 'none' && state.query !== '' ? (
         <div role="status">
           <p className="cf-autocomplete__empty">{texts.noAgentsFound(state.query)}</p>
           <p className="cf-autocomplete__hint">{texts.noAgentsFoundHint} Only agent types this chat allows are offered.</p>

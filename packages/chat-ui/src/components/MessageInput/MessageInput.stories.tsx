@@ -41,6 +41,15 @@ export const MentionDropdown: Story = {
   },
 };
 
+/** A bare @ lists every agent the chat permits, before any letter. */
+export const MentionBareAt: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(canvas.getByLabelText('Message'), 'Ask @');
+    await expect(await canvas.findByRole('listbox', { name: 'Agents' })).toBeVisible();
+  },
+};
+
 /** Picking an agent inserts `@username ` at the mention. */
 export const MentionPicked: Story = {
   play: async ({ canvasElement }) => {

@@ -1,7 +1,8 @@
 import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
-import { createFakeBackend } from '@confab/client/testing/fakeBackend';
+import { createFakeBackend, json } from '@confab/client/testing/fakeBackend';
+import { chatRecord } from '../../testing/builders';
 import { mentionQueryAt, MessageInput } from './MessageInput';
 
 const alice = { id: 'user_alice_0001', username: 'alice', email: 'alice@example.com', name: 'Alice Liddell', password: 'wonderland' };
@@ -136,20 +137,62 @@ describe('MessageInput agent autocomplete', () => {
     expect((field as HTMLTextAreaElement).selectionStart).toBe('@data and @dev_echo '.length);
   });
 
-  it('closes with Escape, and is hidden without a word after @ or after a space', async () => {
+  it('closes with Escape, and is hidden inside an e-mail address or after a space', async () => {
     const { user, field } = await setup();
     await user.type(field, 'mail me@example');
     expect(screen.queryByRole('region', { name: 'Agent suggestions' })).not.toBeInTheDocument();
     await user.clear(field);
-    await user.type(field, 'hi @');
-    expect(screen.queryByRole('region', { name: 'Agent suggestions' })).not.toBeInTheDocument();
-    await user.type(field, 'de');
+    await user.type(field, 'hi @de');
     await screen.findByRole('listbox', { name: 'Agents' });
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('region', { name: 'Agent suggestions' })).not.toBeInTheDocument();
     expect(field).toHaveValue('hi @de');
     await user.type(field, ' now');
     expect(screen.queryByRole('region', { name: 'Agent suggestions' })).not.toBeInTheDocument();
+  });
+
+  it('lists the agents the chat permits on a bare @, before any letter', async () => {
+    const { user, field, backend } = await setup();
+    await user.type(field, 'ask @');
+    const listbox = await screen.findByRole('listbox', { name: 'Agents' });
+    expect(within(listbox).getAllByRole('option').map((option) => option.textContent)).toEqual([
+      expect.stringContaining('@deep'),
+      expect.stringContaining('@data'),
+      expect.stringContaining('@dev_echo'),
+    ]);
+    expect(searches(backend)).toHaveLength(1);
+    // Enter picks the first one at once.
+    await user.keyboard('{Enter}');
+    expect(field).toHaveValue('ask @deep ');
+  });
+
+  it('says so when a bare @ finds no agent the chat allows', async () => {
+    const { user, field, backend } = await setup();
+    backend.override('GET /api/agents/search', () => json(200, { agents: [] }));
+    await user.type(field, '@');
+    const region = screen.getByRole('region', { name: 'Agent suggestions' });
+    expect(await within(region).findByText('No agents are available in this chat.')).toBeInTheDocument();
+    expect(region).toHaveTextContent('A chat admin can allow Confab or developer agents in Chat Options.');
+  });
+
+  it("asks again when the chat's agent settings change, without waiting for the next letter", async () => {
+    const { user, field, backend, client } = await setup();
+    const chat = chatRecord({ id: 'chat_design_001', name: 'Design', agent_permissions: { confab_agents: true, developer_agents: false } });
+    act(() => client.store.setState({ chats: [chat], currentChat: chat }));
+    // As the server would: developer agents only when the chat allows them.
+    backend.override('GET /api/agents/search', () => {
+      const current = client.store.getState().currentChat;
+      const agents = current?.agent_permissions?.developer_agents === true ? backend.agents.filter((agent) => agent.username === 'dev_echo') : [];
+      return json(200, { agents });
+    });
+    await user.type(field, 'hi @dev');
+    expect(await screen.findByText('No agents found for "dev"')).toBeInTheDocument();
+    // chat_updated: an admin allowed developer agents.
+    const allowed = { ...chat, agent_permissions: { confab_agents: true, developer_agents: true } };
+    act(() => client.store.setState({ chats: [allowed], currentChat: allowed }));
+    expect(await screen.findByRole('option', { name: /@dev_echo/ })).toBeInTheDocument();
+    expect(searches(backend)).toHaveLength(2);
+    expect(field).toHaveValue('hi @dev');
   });
 
   it("says 'No agents found for …' with a hint", async () => {
@@ -162,7 +205,8 @@ describe('MessageInput agent autocomplete', () => {
 
   it('detects the mention query', () => {
     expect(mentionQueryAt('@deep', 5)).toBe('deep');
-    expect(mentionQueryAt('hi @', 4)).toBeNull();
+    expect(mentionQueryAt('hi @', 4)).toBe('');
+    expect(mentionQueryAt('hi @ ', 5)).toBeNull();
     expect(mentionQueryAt('mail me@example', 15)).toBeNull();
     expect(mentionQueryAt('@deep now', 9)).toBeNull();
     expect(mentionQueryAt('@deep now', 5)).toBe('deep');

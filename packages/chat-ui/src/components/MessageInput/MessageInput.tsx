@@ -25,7 +25,8 @@ export interface MessageInputProps {
 
 /**
  * docs/PRODUCT.md §4: the autocomplete triggers on @ plus word characters right before the cursor
- * (the mention grammar of `@confab/client/rules`); the word typed so far, else null.
+ * (the mention grammar of `@confab/client/rules`), and on a bare @ (''): the word typed so far, else
+ * null.
  */
 export function mentionQueryAt(text: string, cursor: number): string | null {
   return mentionBeforeCursor(text, cursor)?.query ?? null;
@@ -58,8 +59,9 @@ interface TypedMention {
  * docs/PRODUCT.md §2 Message input: Enter sends, Shift+Enter starts a new line; Send; the upload
  * button toggling the upload zone; and the @ agent autocomplete. The field is one line when empty
  * and grows with its text up to the theme's limit (8 lines, at most 40% of the viewport), then
- * scrolls. The field is an ARIA combobox: typing @ and a word searches the agents this chat permits
- * (debounced 300 ms); ↑ ↓ move through them, Enter or Tab (or a click) inserts `@username `, Escape
+ * scrolls. The field is an ARIA combobox: typing @ lists the agents this chat permits, and each
+ * letter after it narrows the search (debounced 300 ms; asked again when the chat's agent settings
+ * change); ↑ ↓ move through them, Enter or Tab (or a click) inserts `@username `, Escape
  * closes the list.
  */
 export function MessageInput({

@@ -27,6 +27,24 @@ export const Truncated: Story = {
 
 export const Empty: Story = { args: { data: searchResultsData(0) } };
 
+/** One result of one search (counts agree in number), its snippet written in markdown shown as plain text. */
+export const MarkdownSnippet: Story = {
+  args: {
+    data: searchResultsData(1, {
+      searches_performed: 1,
+      results: [
+        {
+          title: 'Launch checklist for v2',
+          url: 'https://confab.example/drops/launch-checklist-for-v2',
+          domain: 'confab.example',
+          snippet: '## Monday\n\nWe ship **2026-11-26**; press `shift-enter` for a [new line](https://example.com). See you _Monday_.',
+          rank: 1,
+        },
+      ],
+    }),
+  },
+};
+
 export const Chinese: Story = { args: { data: searchResultsData(3), locale: 'zh' } };
 
 /** ManyPages on a phone (390×844). */

@@ -33,6 +33,22 @@ describe('SearchResultsCard', () => {
     expect(link).toHaveAttribute('rel', 'noopener noreferrer');
   });
 
+  it('shows a snippet written in markdown as plain text, its punctuation as written', () => {
+    const data = searchResultsData(1);
+    data.results[0]!.snippet = '## Launch\n\nWe ship **2026-11-26**; press `shift-enter` for a [new line](https://example.com). See you _Monday_.';
+    render(<SearchResultsCard now={now} data={data} />);
+    const item = screen.getByRole('listitem');
+    expect(within(item).getByText('Launch We ship 2026-11-26; press shift-enter for a new line. See you Monday.')).toBeInTheDocument();
+    expect(item).not.toHaveTextContent(/\*\*|`|\]\(/);
+  });
+
+  it('agrees in number: one result, one search', () => {
+    render(<SearchResultsCard now={now} data={searchResultsData(1, { searches_performed: 1 })} />);
+    expect(screen.getByText('1 result')).toBeInTheDocument();
+    expect(screen.getByText('1 search')).toBeInTheDocument();
+    expect(screen.getByText('Showing 1-1 of 1 result')).toBeInTheDocument();
+  });
+
   it('cuts snippets to 150 characters', () => {
     expect(cutSnippet('a'.repeat(150))).toBe('a'.repeat(150));
     expect(cutSnippet('a'.repeat(151))).toBe(`${'a'.repeat(150)}…`);

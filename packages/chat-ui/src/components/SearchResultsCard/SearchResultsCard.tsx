@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { constants, timeAgo, type SearchResultItem, type SearchResultsData, type TimeAgoLocale } from '@confab/client';
+import { constants, countLabel, markdownToPlainText, timeAgo, type SearchResultItem, type SearchResultsData, type TimeAgoLocale } from '@confab/client';
 
 export interface SearchResultsCardProps {
   data: SearchResultsData;
@@ -14,10 +14,6 @@ const { perPage, snippetMaxLength } = constants.searchResults;
 /** docs/PRODUCT.md §9: snippets are cut to 150 characters (with an ellipsis when cut). */
 export function cutSnippet(snippet: string): string {
   return snippet.length > snippetMaxLength ? `${snippet.slice(0, snippetMaxLength).trimEnd()}…` : snippet;
-}
-
-function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
 }
 
 /**
@@ -43,8 +39,8 @@ export function SearchResultsCard({ data, locale = 'en', now }: SearchResultsCar
           {data.query_summary || 'Search results'}
         </h3>
         <p className="cf-search-card__meta">
-          <span>{plural(resultCount, 'result', 'results')}</span>
-          <span>{plural(data.searches_performed ?? 0, 'search', 'searches')}</span>
+          <span>{countLabel(resultCount, 'result')}</span>
+          <span>{countLabel(data.searches_performed ?? 0, 'search', 'searches')}</span>
           {data.metadata?.truncated ? <span>Truncated from {data.metadata.original_count ?? resultCount}</span> : null}
           {data.created_at ? (
             <time dateTime={data.created_at}>{timeAgo(data.created_at, { locale, now })}</time>
@@ -59,7 +55,7 @@ export function SearchResultsCard({ data, locale = 'en', now }: SearchResultsCar
       {total === 0 ? <p className="cf-search-card__empty">No results.</p> : null}
       <footer className="cf-search-card__footer">
         <p className="cf-search-card__range">
-          Showing {total === 0 ? 0 : first + 1}-{first + visible.length} of {total} results
+          Showing {total === 0 ? 0 : first + 1}-{first + visible.length} of {countLabel(total, 'result')}
         </p>
         {pageCount > 1 ? (
           <nav className="cf-pagination" aria-label="Search results pages">
@@ -96,7 +92,8 @@ function SearchResultRow({ item }: { item: SearchResultItem }) {
         <h4 className="cf-search-card__title">{item.title}</h4>
       </div>
       <p className="cf-search-card__domain">{item.domain}</p>
-      <p className="cf-search-card__snippet">{cutSnippet(item.snippet ?? '')}</p>
+      {/* Snippets come from pages, files and drops written in markdown: shown as the words, not the marks. */}
+      <p className="cf-search-card__snippet">{cutSnippet(markdownToPlainText(item.snippet ?? ''))}</p>
       <p className="cf-search-card__extra">
         {item.relevance_score === undefined || item.relevance_score === null ? null : (
           <span>Relevance: {Math.round(item.relevance_score * 100)}%</span>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { avatarColor, messages, type ClientState, type TimeAgoLocale } from '@confab/client';
+import { avatarColor, countLabel, messages, type ClientState, type TimeAgoLocale } from '@confab/client';
 import { Alert } from '../../components/Alert/Alert';
 import { Button } from '../../components/Button/Button';
 import { CreateDropModal } from '../../components/CreateDropModal/CreateDropModal';
@@ -105,7 +105,7 @@ export function ChatDropsScreen({ chatId, locale = 'en', titleSuffix = ' - Confa
           <div>
             {chat.description ? <p className="cf-chat-drops__description">{chat.description}</p> : null}
             <p className="cf-chat-drops__meta">
-              {dropCount} {dropCount === 1 ? 'drop' : 'drops'} · {chat.follower_count} {chat.follower_count === 1 ? 'follower' : 'followers'}
+              {countLabel(dropCount, 'drop')} · {countLabel(chat.follower_count, 'follower')}
             </p>
           </div>
         </div>

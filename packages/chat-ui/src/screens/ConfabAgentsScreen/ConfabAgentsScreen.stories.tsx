@@ -38,6 +38,20 @@ export const DisplayNameRequired: Story = {
   },
 };
 
+/** A persona created: its prompt written on several lines, then the confirmation and the new card in the list. */
+export const Created: Story = {
+  decorators: [withConfab({ signedIn: true, admin: true })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const form = within(canvas.getByRole('form', { name: 'Create a hosted agent' }));
+    await userEvent.type(form.getByLabelText('Display name'), 'Editor');
+    await userEvent.type(form.getByLabelText('Description'), 'You are a careful editor.{Enter}Answer in five sentences at most.{Enter}Quote what you change.');
+    await userEvent.click(form.getByRole('button', { name: 'Create Hosted Agent' }));
+    await expect(await canvas.findByText(/^Created Editor\. People mention it as @editor/)).toBeVisible();
+    await expect(canvas.getByRole('article', { name: 'Editor' })).toBeVisible();
+  },
+};
+
 export const DeleteFailed: Story = {
   decorators: [
     withConfab({

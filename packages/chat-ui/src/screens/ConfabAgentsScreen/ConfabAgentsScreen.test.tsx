@@ -71,6 +71,41 @@ describe('ConfabAgentsScreen', () => {
     });
   });
 
+  it('takes a prompt of several lines, then confirms the new persona and lists it', async () => {
+    const { user, backend } = await setup();
+    await screen.findByRole('article', { name: 'Deep Research' });
+    const form = screen.getByRole('form', { name: 'Create a hosted agent' });
+    const prompt = within(form).getByLabelText('Description');
+    expect(prompt.tagName).toBe('TEXTAREA');
+    expect(prompt).toHaveAccessibleDescription(/The agent's prompt/);
+    await user.type(within(form).getByLabelText('Display name'), 'Editor');
+    // Enter starts a new line of the prompt; it does not submit the form.
+    await user.type(prompt, 'You are a careful editor.{Enter}Answer in five sentences at most.');
+    expect(backend.requests.some((request) => request.route === 'POST /api/admin/confab-agents')).toBe(false);
+    await user.click(within(form).getByRole('button', { name: 'Create Hosted Agent' }));
+    const confirmation = await screen.findByText('Created Editor. People mention it as @editor in any chat that allows Confab agents; it is in the list below.');
+    expect(confirmation.closest('[role="status"]')).not.toBeNull();
+    const card = within(screen.getByRole('region', { name: 'Hosted agents' })).getByRole('article', { name: 'Editor' });
+    expect(card).toHaveTextContent('@editor');
+    expect(card.querySelector('.cf-agent-card__description')?.textContent).toBe('You are a careful editor.\nAnswer in five sentences at most.');
+    expect(backend.requests.find((request) => request.route === 'POST /api/admin/confab-agents')?.body).toMatchObject({
+      description: 'You are a careful editor.\nAnswer in five sentences at most.',
+    });
+    // The form is ready for the next one.
+    expect(within(form).getByLabelText('Display name')).toHaveValue('');
+    expect(prompt).toHaveValue('');
+  });
+
+  it('lists a persona created while the list could not load, by loading it again', async () => {
+    const { user, backend } = await setup({ configure: (backend) => backend.override('GET /api/admin/confab-agents', () => errorResponse(500, 'Down.')) });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load agents.');
+    backend.override('GET /api/admin/confab-agents', () => json(200, { agents: backend.agents.filter((agent) => agent.agent_type === 'confab-agent') }));
+    await user.type(screen.getByLabelText('Display name'), 'Editor');
+    await user.click(screen.getByRole('button', { name: 'Create Hosted Agent' }));
+    expect(await screen.findByRole('article', { name: 'Editor' })).toBeInTheDocument();
+    expect(screen.getByText(/^Created Editor\./)).toBeInTheDocument();
+  });
+
   it("words a refused creation 'Failed to create hosted agent: …'", async () => {
     const { user } = await setup({ configure: (backend) => backend.override('POST /api/admin/confab-agents', () => errorResponse(400, 'That name is taken.')) });
     await user.type(screen.getByLabelText('Display name'), 'Deep');

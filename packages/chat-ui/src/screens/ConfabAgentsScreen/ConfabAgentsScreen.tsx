@@ -57,6 +57,8 @@ function HostedAgents({ confirm }: { confirm: (question: string) => boolean }) {
   const client = useConfabClient();
   const [load, setLoad] = useState<Load>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
+  // The agent just created: confirmed above the list, which shows it.
+  const [created, setCreated] = useState<AgentView | null>(null);
 
   useEffect(() => {
     let active = true;
@@ -76,10 +78,21 @@ function HostedAgents({ confirm }: { confirm: (question: string) => boolean }) {
     setLoad((current) => (current.kind === 'loaded' ? { kind: 'loaded', agents: update(current.agents) } : current));
   }, []);
 
+  const onCreated = (agent: AgentView) => {
+    setCreated(agent);
+    if (load.kind === 'loaded') change((agents) => [...agents.filter((entry) => entry.id !== agent.id), agent]);
+    // Not listed yet (still loading, or the load failed): load the list again, the new agent with it.
+    else setAttempt((count) => count + 1);
+  };
+
   if (load.kind === 'forbidden') return <AdminsOnly />;
   return (
     <>
-      <CreateHostedAgentForm onCreated={(agent) => change((agents) => [...agents, agent])} />
+      <CreateHostedAgentForm onCreated={onCreated} />
+      {/* Always present, so the confirmation is announced when it appears. */}
+      <div role="status" className="cf-agents__created">
+        {created !== null ? <p className="cf-status cf-status--success">{createdText(created)}</p> : null}
+      </div>
       <AgentList
         title="Hosted agents"
         loading={load.kind === 'loading'}
@@ -90,12 +103,26 @@ function HostedAgents({ confirm }: { confirm: (question: string) => boolean }) {
       >
         {load.kind === 'loaded'
           ? load.agents.map((agent) => (
-              <HostedAgentCard key={agent.id} agent={agent} confirm={confirm} onDeleted={() => change((agents) => agents.filter((entry) => entry.id !== agent.id))} />
+              <HostedAgentCard
+                key={agent.id}
+                agent={agent}
+                confirm={confirm}
+                onDeleted={() => {
+                  change((agents) => agents.filter((entry) => entry.id !== agent.id));
+                  setCreated((current) => (current?.id === agent.id ? null : current));
+                }}
+              />
             ))
           : null}
       </AgentList>
     </>
   );
+}
+
+/** The confirmation after creating a persona: its name, and how people call it. */
+export function createdText(agent: Pick<AgentView, 'name' | 'username' | 'site_wide_available'>): string {
+  const where = agent.site_wide_available ? 'in any chat that allows Confab agents' : 'in its dev room only';
+  return `Created ${agent.name}. People mention it as @${agent.username} ${where}; it is in the list below.`;
 }
 
 function HostedAgentCard({ agent, confirm, onDeleted }: { agent: AgentView; confirm: (question: string) => boolean; onDeleted: () => void }) {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { createHostedAgentErrorMessage, validateHostedAgentCreation, type AgentView } from '@confab/client';
 import { CardForm } from '../../components/CardForm/CardForm';
 import { FormField } from '../../components/FormField/FormField';
+import { TextAreaField } from '../../components/TextAreaField/TextAreaField';
 import { agentsOf } from '../../internal/agentsClient';
 import { useCreateSubmission } from '../../internal/useCreateSubmission';
 import { useConfabClient } from '../../provider/hooks';
@@ -12,7 +13,7 @@ export interface CreateHostedAgentFormProps {
 
 /**
  * Create a hosted Confab agent (docs/PRODUCT.md §5: display name required): an LLM persona the
- * server runs, described by its description.
+ * server runs, its description being its prompt (a text area of several lines).
  */
 export function CreateHostedAgentForm({ onCreated }: CreateHostedAgentFormProps) {
   const client = useConfabClient();
@@ -34,13 +35,14 @@ export function CreateHostedAgentForm({ onCreated }: CreateHostedAgentFormProps)
   return (
     <CardForm title="Create a hosted agent" submitLabel="Create Hosted Agent" busyLabel="Creating..." busy={busy} error={error} onSubmit={submit}>
       <FormField label="Display name" name="name" autoComplete="off" required value={name} disabled={busy} onChange={(event) => setName(event.target.value)} />
-      <FormField
+      {/* The description is the persona's prompt: several lines, as prompts are written. */}
+      <TextAreaField
         label="Description"
         name="description"
-        autoComplete="off"
         value={description}
         disabled={busy}
-        hint="The agent's persona: what it does and how it answers."
+        rows={6}
+        hint="The agent's prompt: who it is, what it does and how it answers. Several lines are fine."
         onChange={(event) => setDescription(event.target.value)}
       />
       <label className="cf-toggle">

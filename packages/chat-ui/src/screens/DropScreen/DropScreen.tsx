@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { avatarColor, messages, toConfabError, type ClientState, type TimeAgoLocale } from '@confab/client';
+import { avatarColor, countLabel, messages, toConfabError, type ClientState, type TimeAgoLocale } from '@confab/client';
 import { Alert } from '../../components/Alert/Alert';
 import { Button } from '../../components/Button/Button';
 import { chatInitial, viewsLabel } from '../../components/DropCard/DropCard';
@@ -121,9 +121,7 @@ export function DropScreen({ slug, backTo = '/drops', confirm = (question) => wi
           {drop.author_name ? <p className="cf-drop-view__author">By {drop.author_name}</p> : null}
           <ul className="cf-drop-view__stats" aria-label="Stats">
             <li>{viewsLabel(drop.view_count)}</li>
-            <li>
-              {drop.like_count} {drop.like_count === 1 ? 'like' : 'likes'}
-            </li>
+            <li>{countLabel(drop.like_count, 'like')}</li>
             <li>{drop.reading_time} min read</li>
           </ul>
           <div className="cf-drop-view__actions">

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { avatarColor, messages } from '@confab/client';
+import { avatarColor, countLabel, messages } from '@confab/client';
 import { Alert } from '../../components/Alert/Alert';
 import { Button } from '../../components/Button/Button';
 import { FollowButton } from '../../components/FollowButton/FollowButton';
@@ -36,7 +36,7 @@ export function DiscoverChats() {
                 {chat.name}
               </Link>
               <span className="cf-discover-chats__meta">
-                {chat.drop_count} {chat.drop_count === 1 ? 'drop' : 'drops'} · {chat.follower_count} {chat.follower_count === 1 ? 'follower' : 'followers'}
+                {countLabel(chat.drop_count, 'drop')} · {countLabel(chat.follower_count, 'follower')}
               </span>
             </span>
             <FollowButton chatId={chat.id} chatName={chat.name} />

@@ -28,6 +28,44 @@ export const Trending: Story = { args: { tab: 'trending' }, decorators: [seeded]
 /** /drops/discover: drops of chats Alice does not follow, and those chats with Follow buttons. */
 export const Discover: Story = { args: { tab: 'discover' }, decorators: [seeded] };
 
+/** Alice's bookmarks, newest bookmark first (two saved drops). */
+function seedSavedDrops(backend: Parameters<typeof seedStoryDrops>[0]): void {
+  seedStoryDrops(backend);
+  const sizing = backend.dropData.drops.find((drop) => drop.title === 'Agent market sizing');
+  if (sizing !== undefined) sizing.is_bookmarked = true;
+}
+
+/** /drops/bookmarks: the drops Alice bookmarked (the Saved tab). */
+export const Saved: Story = {
+  args: { tab: 'bookmarks' },
+  decorators: [withConfab({ signedIn: true, configure: seedSavedDrops })],
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByText('2 saved drops')).toBeVisible();
+  },
+};
+
+/** Un-bookmarking on Saved takes the drop out of the list; focus stays in the feed. */
+export const SavedUnbookmark: Story = {
+  args: { tab: 'bookmarks' },
+  decorators: [withConfab({ signedIn: true, configure: seedSavedDrops })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const card = await canvas.findByRole('article', { name: 'Agent market sizing' });
+    await userEvent.click(within(card).getByRole('button', { name: 'Bookmark' }));
+    await expect(await canvas.findByText('1 saved drop')).toBeVisible();
+    await expect(canvas.queryByRole('article', { name: 'Agent market sizing' })).toBeNull();
+  },
+};
+
+/** Nothing bookmarked yet. */
+export const SavedEmpty: Story = {
+  args: { tab: 'bookmarks' },
+  decorators: [withConfab({ signedIn: true })],
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByRole('heading', { name: 'No saved drops yet.' })).toBeVisible();
+  },
+};
+
 /** A second page to load: Load More Drops. */
 export const MoreToLoad: Story = {
   args: { tab: 'following' },

@@ -36,6 +36,7 @@ describe('DropsFeedScreen', () => {
     expect(within(tabs).getByRole('link', { name: 'Following' })).toHaveAttribute('aria-current', 'page');
     expect(within(tabs).getByRole('link', { name: 'Trending' })).toHaveAttribute('href', '/drops/trending');
     expect(within(tabs).getByRole('link', { name: 'Discover' })).toHaveAttribute('href', '/drops/discover');
+    expect(within(tabs).getByRole('link', { name: 'Saved' })).toHaveAttribute('href', '/drops/bookmarks');
     expect(screen.queryByRole('button', { name: 'Load More Drops' })).not.toBeInTheDocument();
   });
 
@@ -76,6 +77,11 @@ describe('DropsFeedScreen', () => {
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('5 drops trending now')).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('says one drop, not one drops', async () => {
+    await setup('following', (backend) => seed(backend, 1));
+    expect(await screen.findByText('1 drop from chats you follow')).toBeInTheDocument();
   });
 
   it('says so when a feed is empty', async () => {
@@ -123,6 +129,62 @@ describe('DropsFeedScreen', () => {
     expect(screen.getByText('4 drops from chats you follow')).toBeInTheDocument();
     expect(within(live).queryByRole('button')).not.toBeInTheDocument();
     expect(within(tabs).getByRole('link', { name: 'Following' })).toBeInTheDocument();
+  });
+});
+
+describe('DropsFeedScreen: Saved', () => {
+  /** Alice bookmarks drops through the client, in this order; the Saved tab opens after. */
+  async function openSaved(backend: FakeBackend, bookmarkTitles: string[]) {
+    const result = renderWithConfab(<DropsFeedScreen tab="following" />, { backend });
+    await act(() => result.client.login('alice', 'wonderland'));
+    for (const title of bookmarkTitles) {
+      const drop = backend.dropData.drops.find((candidate) => candidate.title === title)!;
+      await act(() => result.client.drops.toggleBookmark(drop.id));
+    }
+    result.rerender(<DropsFeedScreen tab="bookmarks" />);
+    return result;
+  }
+
+  it('lists my bookmarked drops, newest bookmark first, with Load More', async () => {
+    const backend = createFakeBackend({ users: [alice] });
+    seed(backend, 22);
+    const { user } = await openSaved(backend, ['Design system', 'Launch note 1', ...Array.from({ length: 20 }, (_, index) => `Launch note ${index + 3}`)]);
+    expect(await screen.findByText('22 saved drops')).toBeInTheDocument();
+    const tabs = screen.getByRole('navigation', { name: 'Feeds' });
+    expect(within(tabs).getByRole('link', { name: 'Saved' })).toHaveAttribute('aria-current', 'page');
+    expect(titles()).toHaveLength(20);
+    expect(titles()[0]).toBe('Launch note 22');
+    await user.click(screen.getByRole('button', { name: 'Load More Drops' }));
+    await waitFor(() => expect(titles()).toHaveLength(22));
+    expect(titles().slice(-2)).toEqual(['Launch note 1', 'Design system']);
+    expect(backend.requests.map((request) => request.route).filter((route) => route === 'GET /api/drops/bookmarks')).toHaveLength(2);
+  });
+
+  it('takes a drop un-bookmarked there out of the list, keeping keyboard focus in the feed', async () => {
+    const backend = createFakeBackend({ users: [alice] });
+    seed(backend);
+    const { user } = await openSaved(backend, ['Launch note 1', 'Design system']);
+    expect(await screen.findByText('2 saved drops')).toBeInTheDocument();
+    const card = screen.getByRole('article', { name: 'Design system' });
+    const bookmark = within(card).getByRole('button', { name: 'Bookmark' });
+    expect(bookmark).toHaveAttribute('aria-pressed', 'true');
+    bookmark.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('article', { name: 'Design system' })).not.toBeInTheDocument());
+    expect(screen.getByText('1 saved drop')).toBeInTheDocument();
+    expect(titles()).toEqual(['Launch note 1']);
+    expect(screen.getByRole('link', { name: 'Launch note 1' })).toHaveFocus();
+    // The last one: the empty state, focus on the status line.
+    await user.click(within(screen.getByRole('article', { name: 'Launch note 1' })).getByRole('button', { name: 'Bookmark' }));
+    expect(await screen.findByRole('heading', { name: 'No saved drops yet.' })).toBeInTheDocument();
+    expect(screen.getByText('Bookmark a drop and it is kept here.')).toBeInTheDocument();
+    expect(screen.getByText('0 saved drops')).toHaveFocus();
+  });
+
+  it('says so when nothing is saved yet', async () => {
+    await setup('bookmarks');
+    expect(await screen.findByRole('heading', { name: 'No saved drops yet.' })).toBeInTheDocument();
+    expect(screen.getByText('0 saved drops')).toBeInTheDocument();
   });
 });
 

@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { constants, messages, type ClientState, type FeedTab, type TimeAgoLocale } from '@confab/client';
+import { useEffect, useMemo, useRef } from 'react';
+import { constants, countLabel, messages, type ClientState, type FeedTab, type TimeAgoLocale } from '@confab/client';
 import { Alert } from '../../components/Alert/Alert';
 import { Button } from '../../components/Button/Button';
 import { DropCard } from '../../components/DropCard/DropCard';
@@ -11,9 +11,10 @@ import { useComponents } from '../../provider/ComponentsContext';
 import { useConfabClient, useConfabStore } from '../../provider/hooks';
 import { DiscoverChats } from './DiscoverChats';
 import { FeedTabs } from './FeedTabs';
+import { useKeepFocusInFeed } from './useKeepFocusInFeed';
 
 export interface DropsFeedScreenProps {
-  /** The open tab (the route: /drops, /drops/trending, /drops/discover); default 'following'. */
+  /** The open tab (the route: /drops, /drops/trending, /drops/discover, /drops/bookmarks); default 'following'. */
   tab?: FeedTab | undefined;
   /** Relative-date language; default 'en'. */
   locale?: TimeAgoLocale | undefined;
@@ -21,26 +22,30 @@ export interface DropsFeedScreenProps {
   titleSuffix?: string | undefined;
 }
 
-/** The status line of docs/PRODUCT.md §2 Drops feed. */
+/** The status line of docs/PRODUCT.md §2 Drops feed ('1 drop …', '2 drops …'), and the Saved tab's. */
 export function feedStatusLine(tab: FeedTab, count: number): string {
-  if (tab === 'trending') return `${count} drops trending now`;
-  if (tab === 'discover') return `${count} drops to discover`;
-  return `${count} drops from chats you follow`;
+  const drops = countLabel(count, 'drop');
+  if (tab === 'trending') return `${drops} trending now`;
+  if (tab === 'discover') return `${drops} to discover`;
+  if (tab === 'bookmarks') return countLabel(count, 'saved drop');
+  return `${drops} from chats you follow`;
 }
 
 const emptyTexts: Record<FeedTab, { title: string; hint?: string }> = {
   following: { title: messages.noFollowedDrops, hint: messages.noFollowedDropsHint },
   trending: { title: messages.noTrendingDrops },
   discover: { title: messages.noDiscoverDrops },
+  bookmarks: { title: messages.noSavedDrops, hint: messages.noSavedDropsHint },
 };
 
 const selectUserId = (state: ClientState) => state.user?.id ?? null;
 
 /**
- * /drops, /drops/trending, /drops/discover (docs/PRODUCT.md §2 Drops feed): tabs (each opens at
- * page 1), the status line, the drops as cards, Load More Drops while there are more, 'Failed to
- * load drops' with Try again, the notifications badge on Following and its live 'New drops';
- * Discover also lists chats to follow.
+ * /drops, /drops/trending, /drops/discover (docs/PRODUCT.md §2 Drops feed) and /drops/bookmarks
+ * (Saved, the drops one bookmarked): tabs (each opens at page 1), the status line, the drops as
+ * cards, Load More Drops while there are more, 'Failed to load drops' with Try again, the
+ * notifications badge on Following and its live 'New drops'; Discover also lists chats to follow.
+ * A drop un-bookmarked on Saved leaves the list (client.drops.toggleBookmark).
  */
 export function DropsFeedScreen({ tab = constants.defaultFeedTab, locale = 'en', titleSuffix = ' - Confab' }: DropsFeedScreenProps) {
   const client = useConfabClient();
@@ -62,6 +67,10 @@ export function DropsFeedScreen({ tab = constants.defaultFeedTab, locale = 'en',
   }, [client, userId]);
 
   const { loaded, newDrops } = feed;
+  const gridRef = useRef<HTMLDivElement>(null);
+  const statusRef = useRef<HTMLParagraphElement>(null);
+  const ids = useMemo(() => feed.drops.map((drop) => drop.id), [feed.drops]);
+  const keepFocus = useKeepFocusInFeed(ids, gridRef, statusRef);
   const failedFirst = !loaded && !feed.loading && feed.error !== null;
   const loadingFirst = !loaded && !failedFirst;
   const tryAgain = () => {
@@ -101,14 +110,16 @@ export function DropsFeedScreen({ tab = constants.defaultFeedTab, locale = 'en',
         ) : null}
         {loaded ? (
           <>
-            <p className="cf-drops__status">{feedStatusLine(tab, feed.totalCount)}</p>
+            <p ref={statusRef} className="cf-drops__status" tabIndex={-1}>
+              {feedStatusLine(tab, feed.totalCount)}
+            </p>
             {feed.drops.length === 0 ? (
               <div className="cf-drops__empty">
                 <h2>{emptyTexts[tab].title}</h2>
                 {emptyTexts[tab].hint ? <p>{emptyTexts[tab].hint}</p> : null}
               </div>
             ) : (
-              <div className="cf-drops__grid">
+              <div ref={gridRef} className="cf-drops__grid" onFocus={keepFocus}>
                 {feed.drops.map((drop) => (
                   <DropCard key={drop.id} drop={drop} locale={locale} />
                 ))}

@@ -4,7 +4,7 @@ import { narrow, withRtl } from '../../storybook/storyStates';
 import { withConfab } from '../../storybook/withConfab';
 import { FeedTabs } from './FeedTabs';
 
-/** Following, Trending, Discover as links; the open one is aria-current="page". */
+/** Following, Trending, Discover and Saved as links; the open one is aria-current="page". */
 const meta = {
   title: 'Drops/FeedTabs',
   component: FeedTabs,
@@ -23,6 +23,14 @@ export const Following: Story = {
 
 export const Trending: Story = { args: { tab: 'trending' } };
 
+/** Saved (/drops/bookmarks), the drops one bookmarked. */
+export const Saved: Story = {
+  args: { tab: 'bookmarks' },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByRole('link', { name: 'Saved' })).toHaveAttribute('aria-current', 'page');
+  },
+};
+
 /** Unread drops of followed chats: the badge, read out as 'Following (3 new)'. */
 export const WithNewDrops: Story = {
   args: { tab: 'discover', notificationCount: 3 },
@@ -31,7 +39,7 @@ export const WithNewDrops: Story = {
   },
 };
 
-/** Tab moves through the three links in order. */
+/** Tab moves through the four links in order. */
 export const Keyboard: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
@@ -41,6 +49,8 @@ export const Keyboard: Story = {
     await expect(canvas.getByRole('link', { name: 'Trending' })).toHaveFocus();
     await userEvent.tab();
     await expect(canvas.getByRole('link', { name: 'Discover' })).toHaveFocus();
+    await userEvent.tab();
+    await expect(canvas.getByRole('link', { name: 'Saved' })).toHaveFocus();
   },
 };
 

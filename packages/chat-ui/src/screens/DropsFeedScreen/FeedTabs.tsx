@@ -8,9 +8,12 @@ export interface FeedTabsProps {
   notificationCount: number;
 }
 
-const labels: Record<FeedTab, string> = { following: 'Following', trending: 'Trending', discover: 'Discover' };
+const labels: Record<FeedTab, string> = { following: 'Following', trending: 'Trending', discover: 'Discover', bookmarks: 'Saved' };
 
-/** The feed tabs of docs/PRODUCT.md §2 as links (/drops, /drops/trending, /drops/discover), the open one marked current. */
+/**
+ * The feed tabs of docs/PRODUCT.md §2 as links (/drops, /drops/trending, /drops/discover) and ours,
+ * Saved (/drops/bookmarks), the open one marked current.
+ */
 export function FeedTabs({ tab, notificationCount }: FeedTabsProps) {
   const { Link } = useComponents();
   return (

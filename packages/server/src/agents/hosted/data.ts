@@ -178,6 +178,8 @@ export function createDataHandler(options: DataAgentOptions): HostedAgentHandler
       "You are @data, answering questions about a chat's data files with DuckDB SQL.",
       'Call run_sql with one read-only DuckDB SELECT over these tables (quote identifiers with double quotes when needed), then answer in one or two short sentences from its result.',
       'Never invent numbers; if the data cannot answer, say so.',
+      // The reply appends the SQL and its table, and a chart follows a series: a table from the model would be a second copy.
+      'Your SQL and its result as a table (and a chart, for a series) are shown under your answer: do not repeat the rows or write a table.',
       '',
       await schemaWithSamples(database, timeoutMs),
     ].join('\n');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryResult } from '../tools/duckdb';
 import { dataRequest } from './data';
-import { chartFor, markdownTable } from './dataFormat';
+import { chartFor, markdownTable, tablesText } from './dataFormat';
 
 const result = (columns: [string, string][], rows: QueryResult['rows'], rowCount = rows.length): QueryResult => ({
   ok: true,
@@ -46,6 +46,18 @@ describe('@data answers', () => {
     });
     const bars = chartFor(result([['region', 'VARCHAR'], ['sales', 'DECIMAL(10,2)'], ['returns', 'BIGINT']], [['north', '1.50', 2], ['south', '3.25', null]]));
     expect(bars).toMatchObject({ kind: 'bar', title: 'sales, returns by region', series: [{ name: 'sales', values: [1.5, 3.25] }, { name: 'returns', values: [2, null] }] });
+  });
+
+  it('keeps every category of a bar chart, in the order of the rows', () => {
+    const regions = chartFor(result([['region', 'VARCHAR'], ['total', 'HUGEINT']], [['north', 13], ['south', 7], ['east', 4], ['west', 12]]));
+    expect(regions).toMatchObject({ kind: 'bar', x: { name: 'region', values: ['north', 'south', 'east', 'west'] }, series: [{ name: 'total', values: [13, 7, 4, 12] }] });
+  });
+
+  it('counts rows in agreement: 1 row, 2 rows', () => {
+    const table = (name: string, rowCount: number) => ({ name, file: `${name}.csv`, rowCount, columns: [{ name: 'n', type: 'INTEGER' }] });
+    const text = tablesText([table('one', 1), table('two', 2)], []);
+    expect(text).toContain('**one** (from one.csv, 1 row): n INTEGER');
+    expect(text).toContain('**two** (from two.csv, 2 rows): n INTEGER');
   });
 
   it('charts nothing that is not a series', () => {

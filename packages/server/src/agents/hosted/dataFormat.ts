@@ -33,7 +33,7 @@ export function sqlBlock(sql: string): string {
 
 /** `@data tables`: every table with its columns and row count. */
 export function tablesText(tables: readonly TableInfo[], skipped: readonly { file: string; reason: string }[]): string {
-  const lines = tables.map((table) => `- **${table.name}** (from ${table.file}, ${table.rowCount.toLocaleString('en-US')} rows): ${table.columns.map((column) => `${column.name} ${column.type}`).join(', ')}`);
+  const lines = tables.map((table) => `- **${table.name}** (from ${table.file}, ${table.rowCount.toLocaleString('en-US')} ${table.rowCount === 1 ? 'row' : 'rows'}): ${table.columns.map((column) => `${column.name} ${column.type}`).join(', ')}`);
   const skippedLines = skipped.map((entry) => `- ${entry.file} could not be loaded: ${entry.reason}`);
   if (lines.length === 0) return ['This chat has no CSV, JSON or XLSX files yet. Upload one and ask again.', ...skippedLines].join('\n');
   return [`Tables in this chat:`, ...lines, ...skippedLines].join('\n');

@@ -1,5 +1,6 @@
 import type { Mention, WireDrop, WireMessage } from '@confab/client/protocol';
 import { dropLimits } from '@confab/client/protocol';
+import { countLabel } from '@confab/client/rules';
 import { ConfabServerError } from '../../errors';
 import type { Services } from '../../services/index';
 import { addKeyHint, AiError, type AiGateway } from '../ai/types';
@@ -136,7 +137,7 @@ async function listDrops(services: Services, auth: { user: NonNullable<Awaited<R
       await reply.send('No drops yet. Say `@drops create a guide about our discussion` to publish the first one.');
       return;
     }
-    const lines = drops.slice(0, 20).map((drop) => `- ${linkTo(drop)} · ${drop.like_count} likes · ${drop.published_at.slice(0, 10)}`);
+    const lines = drops.slice(0, 20).map((drop) => `- ${linkTo(drop)} · ${countLabel(drop.like_count, 'like')} · ${drop.published_at.slice(0, 10)}`);
     await reply.send([`Drops of ${mention.chat_name}:`, '', ...lines].join('\n'));
   } catch (error) {
     if (error instanceof ConfabServerError) return void (await reply.send('No drops yet.'));

@@ -50,7 +50,10 @@ export class AgentsRepository {
     return this.db.selectFrom('users').selectAll().where('type', '=', 'confab-agent').orderBy(sql`lower(name)`).execute();
   }
 
-  /** Site-wide agents whose name, username or type contains the text (case-insensitive), of the given types. */
+  /**
+   * Site-wide agents whose name, username or type contains the text (case-insensitive), of the
+   * given types, by name; for no text every one of them, the Confab agents first.
+   */
   async search(text: string, types: readonly string[], limit: number): Promise<UserRow[]> {
     if (types.length === 0) return [];
     const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
@@ -66,6 +69,7 @@ export class AgentsRepository {
           builder(sql`lower(type)`, 'like', sql`${pattern} escape '\\'`),
         ]),
       )
+      .$if(text === '', (query) => query.orderBy(sql`case when type = 'confab-agent' then 0 else 1 end`))
       .orderBy(sql`lower(name)`)
       .limit(limit)
       .execute();
