@@ -14,7 +14,7 @@ const dayMs = 24 * 3_600_000;
 const words = ['garden', 'compost', 'river', 'lantern', 'orbit', 'quartz', 'meadow', 'harbor', 'signal', 'cedar', 'ember', 'tide'];
 
 /** mulberry32: small, fast, good enough to spread rows. */
-function randomFrom(seed) {
+export function randomFrom(seed) {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -26,7 +26,7 @@ function randomFrom(seed) {
 }
 
 export const idOf = (prefix, index) => `${prefix}${index.toString(36).padStart(14, '0')}`;
-const stamp = (ms) => new Date(ms).toISOString().replace('T', ' ');
+export const stamp = (ms) => new Date(ms).toISOString().replace('T', ' ');
 
 /** Inserts rows with one prepared statement, in transactions of `batch` rows. */
 function insertAll(connection, sql, rows, batch = 50_000) {

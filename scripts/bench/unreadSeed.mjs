@@ -5,28 +5,15 @@
 // them (migrations 001, 002, 012). Deterministic (a seeded PRNG).
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { idOf } from './dropsSeed.mjs';
+import { idOf, randomFrom, stamp } from './dropsSeed.mjs';
 
 const require = createRequire(new URL('../../packages/server/package.json', import.meta.url));
 const BetterSqlite3 = require('better-sqlite3');
 
 const minuteMs = 60_000;
-const stamp = (ms) => new Date(ms).toISOString().replace('T', ' ');
 // What a stored body looks like at rest (contentCipher.ts: 'v1:' + base64 of nonce, ciphertext and
 // tag; 79 bytes for a 29-byte message); the chat list never reads it.
 const body = `v1:${Buffer.alloc(57, 'bench unread message body, encrypted at rest ').toString('base64')}`;
-
-/** mulberry32: small, fast, good enough to spread rows. */
-function randomFrom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Which third of the chats a chat is in, by the reader's position. */
 export const kinds = ['read', 'few unread', 'never read'];

@@ -1,4 +1,5 @@
-import { useId, type TextareaHTMLAttributes } from 'react';
+import type { TextareaHTMLAttributes } from 'react';
+import { LabelledField } from '../FormField/FormField';
 
 export interface TextAreaFieldProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> {
   /** Visible label text; it is also the field's accessible name. */
@@ -17,20 +18,9 @@ export interface TextAreaFieldProps extends Omit<TextareaHTMLAttributes<HTMLText
  * <TextAreaField label="Description" value={text} onChange={(event) => setText(event.target.value)} />
  */
 export function TextAreaField({ label, hint, id, className, rows = 5, ...textareaProps }: TextAreaFieldProps) {
-  const generatedId = useId();
-  const fieldId = id ?? generatedId;
-  const hintId = hint ? `${fieldId}-hint` : undefined;
   return (
-    <div className={['cf-field', className].filter(Boolean).join(' ')}>
-      <label className="cf-field__label" htmlFor={fieldId}>
-        {label}
-      </label>
-      <textarea {...textareaProps} id={fieldId} rows={rows} className="cf-field__input cf-field__textarea" aria-describedby={hintId} />
-      {hint ? (
-        <p id={hintId} className="cf-field__hint">
-          {hint}
-        </p>
-      ) : null}
-    </div>
+    <LabelledField label={label} hint={hint} id={id} className={className}>
+      {(fieldId, hintId) => <textarea {...textareaProps} id={fieldId} rows={rows} className="cf-field__input cf-field__textarea" aria-describedby={hintId} />}
+    </LabelledField>
   );
 }
