@@ -23,6 +23,9 @@ async function openChat(messageCount: number, chatId = 'chat_design_001', docume
   return result;
 }
 
+/** The upload zone's code loads on demand when it first opens: under a loaded machine that takes longer than findBy's default second. */
+const uploadZone = () => screen.findByLabelText('Choose files to upload', {}, { timeout: 5_000 });
+
 describe('ChatPage', () => {
   it('opens the chat: header, latest messages and the document title', async () => {
     await openChat(3);
@@ -151,7 +154,7 @@ describe('ChatPage', () => {
     const { user } = await openChat(1);
     await screen.findByText('Message 1');
     await user.click(screen.getByRole('button', { name: 'Upload files' }));
-    await user.upload(await screen.findByLabelText('Choose files to upload'), new File(['a,b'], 'table.csv'));
+    await user.upload(await uploadZone(), new File(['a,b'], 'table.csv'));
     expect(await screen.findByRole('list', { name: 'Recently uploaded' })).toHaveTextContent('table.csv');
 
     const chatFiles = screen.getByRole('button', { name: 'Chat Files' });
@@ -175,7 +178,7 @@ describe('ChatPage', () => {
     await screen.findByRole('heading', { level: 1, name: 'Design' });
     await user.type(screen.getByLabelText('Message'), 'half-written thought');
     await user.click(screen.getByRole('button', { name: 'Upload files' }));
-    await user.upload(await screen.findByLabelText('Choose files to upload'), new File(['a,b'], 'design.csv'));
+    await user.upload(await uploadZone(), new File(['a,b'], 'design.csv'));
     expect(await screen.findByRole('list', { name: 'Recently uploaded' })).toHaveTextContent('design.csv');
 
     rerender(<ChatPage chatId="chat_random_01" />);
