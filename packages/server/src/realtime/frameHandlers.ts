@@ -60,6 +60,9 @@ export class FrameHandlers {
           return await this.sendMessage(connection, connection.userId, frame);
         case 'mark_read':
           return await this.markRead(connection, connection.userId, frame);
+        case 'edit_message':
+        case 'delete_message':
+          return await this.changeMessage(connection, connection.userId, frame);
         case 'mention_ack':
         case 'stream_start':
         case 'stream_append':
@@ -179,6 +182,28 @@ export class FrameHandlers {
       if (error instanceof ConfabServerError && error.status === 404) {
         return connection.send(errorFrame('not_a_participant', 'you are not a participant of this chat', frame.chat_id));
       }
+      throw error;
+    }
+  }
+
+  /**
+   * Edits or deletes a message; the chat's joined sockets (this one too, when joined) get
+   * message_updated or message_deleted. Refusals name the message: `invalid_message` for content,
+   * `not_allowed` for a message that is not the caller's to change (or does not exist).
+   */
+  private async changeMessage(connection: Connection, userId: string, frame: FrameOf<'edit_message'> | FrameOf<'delete_message'>): Promise<void> {
+    const user = await this.services.accounts.findUser(userId);
+    if (user === undefined) return connection.socket.close(closeCodes.authenticationFailed, 'Account removed');
+    try {
+      if (frame.type === 'edit_message') await this.services.messaging.edit(user, frame.message_id, frame.content);
+      else await this.services.messaging.remove(user, frame.message_id);
+    } catch (error) {
+      if (!(error instanceof ConfabServerError)) throw error;
+      if (error.status === 404) {
+        const verb = frame.type === 'edit_message' ? 'edit' : 'delete';
+        return connection.send(errorFrame('not_allowed', `no message you may ${verb} has this id`, frame.message_id));
+      }
+      if (error.status === 400) return connection.send(errorFrame('invalid_message', invalidMessageText(error.data), frame.message_id));
       throw error;
     }
   }

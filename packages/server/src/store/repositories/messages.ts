@@ -100,8 +100,26 @@ export class MessagesRepository {
     return rows.reverse().map((row) => ({ ...row, seq: Number(row.seq) }));
   }
 
-  async updateContent(id: string, contentEncrypted: string, updated: string): Promise<void> {
-    await this.db.updateTable('messages').set({ content_encrypted: contentEncrypted, updated }).where('id', '=', id).execute();
+  /** Replaces the content of a message that is not deleted; false when there is none. */
+  async edit(id: string, contentEncrypted: string, at: string): Promise<MessageRow | undefined> {
+    const result = await this.db
+      .updateTable('messages')
+      .set({ content_encrypted: contentEncrypted, edited_at: at, updated: at })
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1 ? this.findById(id) : undefined;
+  }
+
+  /** Deletes a message but keeps its row (and seq): content emptied, deleted_at set. Undefined when already deleted. */
+  async softDelete(id: string, emptyEncrypted: string, at: string): Promise<MessageRow | undefined> {
+    const result = await this.db
+      .updateTable('messages')
+      .set({ content_encrypted: emptyEncrypted, deleted_at: at, updated: at })
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1 ? this.findById(id) : undefined;
   }
 
   async delete(id: string): Promise<void> {
