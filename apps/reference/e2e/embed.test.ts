@@ -301,7 +301,7 @@ function newAccount(prefix: string) {
     await expect.poll(async () => (await pb.collection('chats').getOne(chatId))['agent_permissions']?.['developer_agents']).toBe(true);
 
     // Back in the chat: the agent is mentioned and its answer shows.
-    await sidebar.getByRole('button', { name: /Box chat/ }).click();
+    await sidebar.getByRole('link', { name: /Box chat/ }).click();
     await page.waitForURL(`**${chatPath}`);
     await heading('Box chat').waitFor();
     await input.click();
@@ -321,7 +321,7 @@ function newAccount(prefix: string) {
       await page.waitForURL(`**${chatPath}${path}`);
       await heading(screenHeading).waitFor();
       await expectNoPageScroll();
-      await sidebar.getByRole('button', { name: /Box chat/ }).click();
+      await sidebar.getByRole('link', { name: /Box chat/ }).click();
       await heading('Box chat').waitFor();
     }
     for (const button of ['Chat Files', 'Create a Drop']) {
@@ -352,7 +352,7 @@ function newAccount(prefix: string) {
       await expectNoPageScroll();
     }
     await expect.poll(() => page.title()).not.toBe('Box chat - Confab');
-    await sidebar.getByRole('button', { name: /Box chat/ }).click();
+    await sidebar.getByRole('link', { name: /Box chat/ }).click();
     await heading('Box chat').waitFor();
     await expect.poll(() => page.title()).toBe('Box chat - Confab');
 

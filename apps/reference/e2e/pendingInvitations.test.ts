@@ -48,7 +48,7 @@ describeBrowser('invitations that ask first, and leaving a chat, in Chromium', (
     await invitation.getByRole('button', { name: `Accept invitation to ${chatName}` }).press('Enter');
     await bobPage.waitForURL(`**/chat/${chat.id}`, { timeout: 15_000 });
     await bobPage.getByRole('heading', { level: 1, name: chatName }).waitFor();
-    await bobSidebar.getByRole('navigation', { name: 'Chats' }).getByRole('button', { name: new RegExp(chatName) }).waitFor();
+    await bobSidebar.getByRole('navigation', { name: 'Chats' }).getByRole('link', { name: new RegExp(chatName) }).waitFor();
     expect(await invitations.count()).toBe(0);
 
     // Bob is a participant, not an admin: Invite User is disabled and says why.
@@ -64,7 +64,7 @@ describeBrowser('invitations that ask first, and leaving a chat, in Chromium', (
     await bobPage.getByRole('group', { name: `Leave ${chatName}?` }).getByRole('button', { name: 'Yes, leave chat' }).click();
     await bobPage.waitForURL((url) => url.pathname === '/chat', { timeout: 15_000 });
     await bobPage.getByText('Select a chat to get started').waitFor();
-    await bobSidebar.getByRole('button', { name: new RegExp(chatName) }).waitFor({ state: 'detached' });
+    await bobSidebar.getByRole('navigation', { name: 'Chats' }).getByRole('link', { name: new RegExp(chatName) }).waitFor({ state: 'detached' });
     const after = await pb.collection('chats').getOne(chat.id);
     expect(after['participants']).toEqual([after['creator']]);
   });

@@ -52,7 +52,7 @@ describe('ConfabApp under a base path', () => {
     await signIn(user);
     await waitFor(() => expect(window.location.pathname).toBe('/team-chat/'));
     const sidebar = await screen.findByRole('complementary', { name: 'Sidebar' });
-    await user.click(await within(sidebar).findByRole('button', { name: /Design/ }));
+    await user.click(await within(sidebar).findByRole('link', { name: /Design/ }));
     expect(window.location.pathname).toBe('/team-chat/chat/chat_design_001');
     expect(await screen.findByRole('heading', { level: 1, name: 'Design' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Chat Options' }));
@@ -118,7 +118,7 @@ describe("the chat header's page buttons", () => {
     const { user } = await startApp((client) => <ConfabApp client={client} routing={{ type: 'memory', initialPath: '/login' }} />);
     await signIn(user);
     const sidebar = await screen.findByRole('complementary', { name: 'Sidebar' });
-    await user.click(await within(sidebar).findByRole('button', { name: /Design/ }));
+    await user.click(await within(sidebar).findByRole('link', { name: /Design/ }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Design' })).toBeInTheDocument();
     expect(page.InviteUser.isLoaded()).toBe(false);
     expect(page.ChatDrops.isLoaded()).toBe(false);

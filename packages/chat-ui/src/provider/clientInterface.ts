@@ -25,7 +25,7 @@ import type {
 /** The client's state store (zustand vanilla): the hooks read it, the sidebar toggle writes it. */
 export type ConfabUiStore = Pick<ConfabStore, 'getState' | 'subscribe' | 'setState'>;
 
-/** Chat list and chat settings (sidebar, create chat, chat options, invite). */
+/** Chat list and chat settings (sidebar, create chat, chat options, invite), and the person's read state and mute. */
 export type ConfabUiChats = Pick<
   ChatsService,
   | 'list'
@@ -38,6 +38,8 @@ export type ConfabUiChats = Pick<
   | 'setAgentPermissions'
   | 'setAutoRouteEnabled'
   | 'setAutoRouteAgent'
+  | 'markRead'
+  | 'setMuted'
   | 'leave'
   | 'remove'
 >;

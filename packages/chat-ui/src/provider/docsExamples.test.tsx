@@ -127,7 +127,7 @@ describe('packages/chat-ui/README.md', () => {
       expect(window.location.pathname).toBe('/team-chat/agents');
 
       const chats = within(sidebar).getByRole('navigation', { name: 'Chats' });
-      await user.click(await within(chats).findByRole('button', { name: /^Design/ }, slow));
+      await user.click(await within(chats).findByRole('link', { name: /^Design/ }, slow));
       expect(window.location.pathname).toBe('/team-chat/chat/chat_design_001');
       expect(await screen.findByRole('heading', { level: 1, name: 'Design' }, slow)).toBeInTheDocument();
       const log = await screen.findByRole('log', { name: 'Messages' }, slow);
@@ -155,7 +155,7 @@ describe('packages/chat-ui/README.md', () => {
       await user.click(screen.getByRole('button', { name: 'Sign In' }));
 
       const chats = await screen.findByRole('navigation', { name: 'Chats' }, slow);
-      await user.click(await within(chats).findByRole('button', { name: /^Design/ }, slow));
+      await user.click(await within(chats).findByRole('link', { name: /^Design/ }, slow));
       expect(window.location.pathname).toBe('/chat/chat_design_001');
       expect(await screen.findByRole('heading', { level: 1, name: 'Design' }, slow)).toBeInTheDocument();
       const log = await screen.findByRole('log', { name: 'Messages' }, slow);
@@ -179,7 +179,7 @@ describe('docs/embedding.md', () => {
     renderIn(client, <Screens />);
     expect(await screen.findByText('Select a chat to get started')).toBeInTheDocument();
     const chats = await screen.findByRole('navigation', { name: 'Chats' });
-    await user.click(await within(chats).findByRole('button', { name: /^Design/ }));
+    await user.click(await within(chats).findByRole('link', { name: /^Design/ }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Design' })).toBeInTheDocument();
     act(() => window.history.back());
     await waitFor(() => expect(window.location.pathname).toBe('/'));

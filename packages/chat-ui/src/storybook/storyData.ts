@@ -27,3 +27,16 @@ export const storyChatNotAdmin: ChatRecord = {
   admins: [bob.id],
   expand: { participants: [storyUserRecord, bob, carol], admins: [bob] },
 };
+
+/**
+ * Chats with something unread for Alice: counts, mentions (the accent badge), muted ones (a dot,
+ * or the mention count), more than 99 ('99+'), and one read.
+ */
+export const storyUnreadChats: ChatRecord[] = [
+  { ...(storyChats[0] as ChatRecord), unread_count: 3, mention_count: 0 },
+  { ...(storyChats[1] as ChatRecord), unread_count: 12, mention_count: 2 },
+  chatRecord({ id: 'chat00000000004', name: 'Launch Plan', description: 'Muted: a dot, no count', unread_count: 5, mention_count: 0, muted: true }),
+  chatRecord({ id: 'chat00000000005', name: 'Support rota', description: 'Muted, but someone mentioned Alice', unread_count: 8, mention_count: 1, muted: true }),
+  chatRecord({ id: 'chat00000000006', name: 'Announcements', description: 'A busy channel', unread_count: 240, mention_count: 0 }),
+  storyChats[2] as ChatRecord,
+];

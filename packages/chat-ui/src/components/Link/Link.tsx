@@ -10,7 +10,7 @@ export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>,
 }
 
 /** True when the browser should handle the click itself (new tab, download, other frame…). */
-function isBrowserHandledClick(event: MouseEvent<HTMLAnchorElement>, target: string | undefined): boolean {
+export function isBrowserHandledClick(event: MouseEvent<HTMLAnchorElement>, target: string | undefined): boolean {
   return (
     event.defaultPrevented ||
     event.button !== 0 ||

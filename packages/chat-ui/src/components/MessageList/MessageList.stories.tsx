@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { action } from 'storybook/actions';
-import { expect, within } from 'storybook/test';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { withConfab } from '../../storybook/withConfab';
 import { clientMessage, messageHistory, searchResultsData } from '../../testing/builders';
 import type { ClientMessage } from '../../internal/chatClient';
@@ -29,6 +29,31 @@ export const Populated: Story = { args: { messages: messageHistory(40, 'chat0000
 
 /** 10,000 messages: only the rows in view are in the DOM. */
 export const TenThousandMessages: Story = { args: { messages: messageHistory(10_000, 'chat00000000001', now) } };
+
+/** Three messages after the read position: the 'New messages' divider above the first, in view at the bottom. */
+export const NewMessages: Story = {
+  args: { messages: messageHistory(40, 'chat00000000001', now), lastReadSeq: 37, onMessagesSeen: action('messages seen') },
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByRole('separator', { name: 'New messages' })).toBeVisible();
+  },
+};
+
+/**
+ * More unread than fit: the list opens at the divider with 'Jump to latest' below; from the
+ * bottom, 'Jump to first unread' takes the view back to the divider.
+ */
+export const OpensAtNewMessages: Story = {
+  args: { messages: messageHistory(60, 'chat00000000001', now), lastReadSeq: 20, onMessagesSeen: action('messages seen') },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('separator', { name: 'New messages' })).toBeVisible();
+    await userEvent.click(await canvas.findByRole('button', { name: 'Jump to latest' }));
+    await expect(await canvas.findByText('Message 60')).toBeVisible();
+    await userEvent.click(await canvas.findByRole('button', { name: 'Jump to first unread' }));
+    await waitFor(() => expect(canvas.getByRole('separator', { name: 'New messages' })).toBeVisible());
+    await waitFor(() => expect(canvas.queryByRole('button', { name: 'Jump to first unread' })).not.toBeInTheDocument());
+  },
+};
 
 export const PendingAndFailed: Story = {
   args: {

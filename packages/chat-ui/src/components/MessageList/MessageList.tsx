@@ -1,11 +1,17 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
-import type { AgentNotice as AgentNoticeData, TimeAgoLocale } from '@confab/client';
+import type { AgentNotice as AgentNoticeData, ClientState, TimeAgoLocale } from '@confab/client';
 import type { ClientMessage } from '../../internal/chatClient';
 import { useVirtualRows } from '../../internal/useVirtualRows';
 import { useComponents } from '../../provider/ComponentsContext';
+import { useConfabStore } from '../../provider/hooks';
 import { AgentNotice } from '../AgentNotice/AgentNotice';
 import { Message as DefaultMessage } from '../Message/Message';
 import { MessageListEmpty } from './MessageListEmpty';
+import { MessageListJumps } from './MessageListJumps';
+import { NewMessagesDivider } from './NewMessagesDivider';
+import { keyOf, matches, rowsOf } from './rows';
+import { newMessagesPlace } from './unread';
+import { useListView } from './useListView';
 
 export interface MessageListProps {
   /** The chat's messages in order (oldest first), as the store holds them. */
@@ -28,10 +34,19 @@ export interface MessageListProps {
    * about, or at the end while that message is not listed.
    */
   notices?: readonly AgentNoticeData[] | undefined;
+  /**
+   * The person's read position when the chat opened; keep it fixed for the visit, so the divider
+   * does not move while they read. A 'New messages' divider goes above the first later message by
+   * someone else, and when that is above the view at the bottom the list opens at the divider
+   * instead. Null or undefined: no divider, the list opens at its latest message.
+   */
+  lastReadSeq?: number | null | undefined;
+  /**
+   * Called with the highest seq among the messages on screen whenever it changes (scrolling, new
+   * rows, a resize); not while a search filters the list. ChatPage marks the chat read with it.
+   */
+  onMessagesSeen?: ((seq: number) => void) | undefined;
 }
-
-/** A row of the list: a message, or a notice shown after the message it is about. */
-type Row = { kind: 'message'; message: ClientMessage } | { kind: 'notice'; notice: AgentNoticeData };
 
 /** Estimated row height before measurement; rows are measured once rendered. */
 const estimatedRowPx = 76;
@@ -39,37 +54,22 @@ const estimatedRowPx = 76;
 const loadOlderThresholdPx = 400;
 /** Distance from the bottom still counted as "at the bottom". */
 const stickThresholdPx = 48;
+/** Room left above the divider when the list scrolls to it. */
+const dividerMarginPx = 16;
+/** The viewport assumed while the element reports none (jsdom, before layout). */
+const initialViewportPx = 600;
 
-const keyOf = (row: Row | undefined, index: number): string | number => {
-  if (row === undefined) return index;
-  return row.kind === 'notice' ? `notice:${row.notice.id}` : row.message.client_id || row.message.message_id;
-};
+const selectUserId = (state: ClientState) => state.user?.id ?? null;
 
 const noNotices: readonly AgentNoticeData[] = [];
-
-/** The messages with each notice after its message; with a filter, only notices whose message shows. */
-function rowsOf(items: readonly ClientMessage[], notices: readonly AgentNoticeData[], filtering: boolean): Row[] {
-  if (notices.length === 0) return items.map((message) => ({ kind: 'message', message }));
-  const byMessage = new Map<string, AgentNoticeData[]>();
-  for (const notice of notices) byMessage.set(notice.message_id, [...(byMessage.get(notice.message_id) ?? []), notice]);
-  const rows: Row[] = [];
-  for (const message of items) {
-    rows.push({ kind: 'message', message });
-    for (const notice of byMessage.get(message.message_id) ?? []) rows.push({ kind: 'notice', notice });
-    byMessage.delete(message.message_id);
-  }
-  if (!filtering) for (const pending of byMessage.values()) for (const notice of pending) rows.push({ kind: 'notice', notice });
-  return rows;
-}
-
-function matches(message: ClientMessage, needle: string): boolean {
-  return message.content.toLowerCase().includes(needle) || message.author_name.toLowerCase().includes(needle);
-}
 
 /**
  * The chat's messages, virtualised (only the rows in view are in the DOM, so 10,000 messages
  * scroll smoothly). Scrolling near the top loads older pages without moving what is on screen;
- * new messages keep the view at the bottom when it already was there.
+ * new messages keep the view at the bottom when it already was there. With `lastReadSeq`, a 'New
+ * messages' divider marks where the unread messages start; 'Jump to first unread' and 'Jump to
+ * latest' float over the list while the divider is above the view or the view is away from the
+ * bottom.
  */
 export function MessageList({
   messages,
@@ -82,14 +82,23 @@ export function MessageList({
   locale = 'en',
   now,
   notices = noNotices,
+  lastReadSeq = null,
+  onMessagesSeen,
 }: MessageListProps) {
   // Message and EmptyState are overridable through <ConfabProvider components>.
   const { Spinner, Message = DefaultMessage, EmptyState = MessageListEmpty } = useComponents();
   const scrollRef = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLDivElement>(null);
+  const userId = useConfabStore(selectUserId);
   const needle = filter.trim().toLowerCase();
   const hasRows = messages.length > 0;
   const items = useMemo(() => (needle === '' ? messages : messages.filter((message) => matches(message, needle))), [messages, needle]);
   const rows = useMemo(() => rowsOf(items, notices, needle !== ''), [items, notices, needle]);
+  // Not while searching: the rows between are hidden.
+  const { dividerRow, startsInOlder } = useMemo(
+    () => newMessagesPlace(items, rows, needle === '' ? lastReadSeq : null, userId, hasOlder),
+    [items, rows, needle, lastReadSeq, userId, hasOlder],
+  );
 
   // Follow the bottom until the user scrolls away from it; only user scrolls change this.
   const stickToBottom = useRef(true);
@@ -105,13 +114,26 @@ export function MessageList({
     overscan: 8,
     scrollRef,
     // Layout-less environments (jsdom) report no viewport: assume one, so rows still render.
-    initialHeight: 600,
+    initialHeight: initialViewportPx,
     // A chat opens at its latest message (scrolled to the end below).
     initialAlign: 'end',
     onChange: () => {
       // Rows measured taller than estimated push the bottom down: follow it while sticking.
       if (stickToBottom.current && !isScrolling()) scrollToEnd();
+      updateView();
     },
+  });
+
+  const { jumps, updateView, forgetSeen, canvasTop } = useListView({
+    scrollRef,
+    canvasRef,
+    rows,
+    dividerRow,
+    filtering: needle !== '',
+    startOf,
+    onMessagesSeen,
+    bottomSlackPx: stickThresholdPx,
+    fallbackViewportPx: initialViewportPx,
   });
 
   const requestOlder = useCallback(() => {
@@ -131,10 +153,11 @@ export function MessageList({
     const onScroll = () => {
       stickToBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight <= stickThresholdPx;
       if (element.scrollTop < loadOlderThresholdPx) requestOlder();
+      updateView();
     };
     element.addEventListener('scroll', onScroll, { passive: true });
     return () => element.removeEventListener('scroll', onScroll);
-  }, [requestOlder, hasRows]);
+  }, [requestOlder, updateView, hasRows]);
 
   // Keep the view steady when rows are prepended, and at the bottom when rows are appended.
   const previous = useRef<{ firstKey: string | number | null; lastKey: string | number | null; count: number }>({
@@ -150,8 +173,20 @@ export function MessageList({
     const lastKey = rows.length > 0 ? keyOf(rows[rows.length - 1], rows.length - 1) : null;
     const before = previous.current;
     previous.current = { firstKey, lastKey, count: rows.length };
+    // Another chat's rows may follow: what was seen is reported afresh.
+    if (rows.length === 0) forgetSeen();
     if (element === null || rows.length === 0) return;
     if (before.count === 0) {
+      // More unread than fit: open at the divider (at the top when the unread start in older history).
+      const openAt = dividerRow >= 0 ? dividerRow : startsInOlder ? 0 : -1;
+      const viewport = element.clientHeight > 0 ? element.clientHeight : initialViewportPx;
+      if (openAt >= 0 && startOf(openAt) < startOf(rows.length) - viewport) {
+        stickToBottom.current = false;
+        scrollTo(canvasTop() + startOf(openAt) - dividerMarginPx);
+        // Already at the top, so no scroll event will ask for the history the unread start in.
+        if (startsInOlder) requestOlder();
+        return;
+      }
       stickToBottom.current = true;
       scrollToEnd();
       return;
@@ -165,7 +200,24 @@ export function MessageList({
       }
     }
     if (stickToBottom.current) scrollToEnd();
-  }, [rows, lastContent, scrollTo, scrollToEnd, startOf]);
+    // The divider's position is read when the rows first arrive, not followed afterwards.
+  }, [rows, lastContent, scrollTo, scrollToEnd, startOf, forgetSeen, requestOlder]);
+
+  // After every render (new rows, measured heights, a new divider): the buttons and what is seen.
+  useLayoutEffect(() => updateView());
+
+  const jumpToFirstUnread = () => {
+    if (dividerRow < 0) return;
+    stickToBottom.current = false;
+    scrollTo(canvasTop() + startOf(dividerRow) - dividerMarginPx);
+    // The button goes once the divider is in view: keep the focus in the list.
+    scrollRef.current?.focus({ preventScroll: true });
+  };
+  const jumpToLatest = () => {
+    stickToBottom.current = true;
+    scrollToEnd();
+    scrollRef.current?.focus({ preventScroll: true });
+  };
 
   // A first page shorter than the view never scrolls, so ask for more history straight away.
   useEffect(() => {
@@ -185,38 +237,47 @@ export function MessageList({
   }
 
   return (
-    <div ref={scrollRef} className="cf-message-list" role="log" aria-label="Messages" tabIndex={0}>
-      {loading && hasOlder ? (
-        <p className="cf-message-list__older" role="status">
-          <span>Loading older messages...</span>
-        </p>
-      ) : null}
-      {items.length === 0 ? (
-        <p className="cf-message-list__no-match" role="status">
-          No messages match “{filter.trim()}”
-        </p>
-      ) : null}
-      <div className="cf-message-list__canvas" style={{ height: totalSize }}>
-        {virtualRows.map((virtualRow) => {
-          const row = rows[virtualRow.index];
-          if (row === undefined) return null;
-          return (
-            <div
-              key={virtualRow.key}
-              ref={measureElement}
-              data-index={virtualRow.index}
-              className="cf-message-list__row"
-              style={{ transform: `translateY(${virtualRow.start}px)` }}
-            >
-              {row.kind === 'notice' ? (
-                <AgentNotice notice={row.notice} />
-              ) : (
-                <Message message={row.message} locale={locale} now={now} highlight={needle === '' ? undefined : filter} onRetry={onRetry} />
-              )}
-            </div>
-          );
-        })}
+    <div className="cf-message-list-frame">
+      <div ref={scrollRef} className="cf-message-list" role="log" aria-label="Messages" tabIndex={0}>
+        {loading && hasOlder ? (
+          <p className="cf-message-list__older" role="status">
+            <span>Loading older messages...</span>
+          </p>
+        ) : null}
+        {items.length === 0 ? (
+          <p className="cf-message-list__no-match" role="status">
+            No messages match “{filter.trim()}”
+          </p>
+        ) : null}
+        <div ref={canvasRef} className="cf-message-list__canvas" style={{ height: totalSize }}>
+          {virtualRows.map((virtualRow) => {
+            const row = rows[virtualRow.index];
+            if (row === undefined) return null;
+            return (
+              <div
+                key={virtualRow.key}
+                ref={measureElement}
+                data-index={virtualRow.index}
+                className="cf-message-list__row"
+                style={{ transform: `translateY(${virtualRow.start}px)` }}
+              >
+                {virtualRow.index === dividerRow ? <NewMessagesDivider /> : null}
+                {row.kind === 'notice' ? (
+                  <AgentNotice notice={row.notice} />
+                ) : (
+                  <Message message={row.message} locale={locale} now={now} highlight={needle === '' ? undefined : filter} onRetry={onRetry} />
+                )}
+              </div>
+            );
+          })}
+        </div>
       </div>
+      <MessageListJumps
+        toFirstUnread={jumps.toFirstUnread && dividerRow >= 0}
+        toLatest={jumps.toLatest}
+        onJumpToFirstUnread={jumpToFirstUnread}
+        onJumpToLatest={jumpToLatest}
+      />
     </div>
   );
 }

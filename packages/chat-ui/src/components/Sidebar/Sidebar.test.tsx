@@ -14,10 +14,17 @@ describe('Sidebar', () => {
     const { client, user, navigate } = renderWithConfab(<Sidebar />);
     act(() => client.store.setState({ chats, currentChat: chats[1] ?? null }));
     const list = screen.getByRole('navigation', { name: 'Chats' });
-    expect(within(list).getByRole('button', { name: 'Design Weekly sync' })).not.toHaveAttribute('aria-current');
-    expect(within(list).getByRole('button', { name: 'Random No description' })).toHaveAttribute('aria-current', 'page');
-    await user.click(within(list).getByRole('button', { name: 'Design Weekly sync' }));
+    expect(within(list).getByRole('link', { name: 'Design', description: 'Weekly sync' })).not.toHaveAttribute('aria-current');
+    expect(within(list).getByRole('link', { name: 'Random', description: 'No description' })).toHaveAttribute('aria-current', 'page');
+    expect(within(list).getByRole('link', { name: 'Design' })).toHaveAttribute('href', '/chat/c1');
+    await user.click(within(list).getByRole('link', { name: 'Design' }));
     expect(navigate).toHaveBeenLastCalledWith('/chat/c1');
+    // A modified click is the browser's (a new tab), not the app's.
+    navigate.mockClear();
+    await user.keyboard('{Control>}');
+    await user.click(within(list).getByRole('link', { name: 'Random' }));
+    await user.keyboard('{/Control}');
+    expect(navigate).not.toHaveBeenCalled();
   });
 
   it('shows loading, empty and error states', async () => {
@@ -38,7 +45,7 @@ describe('Sidebar', () => {
     backend.addChat({ id: 'chat_reload', name: 'Recovered', participants: [me] });
     act(() => client.store.setState({ chatsError: 'offline' }));
     await user.click(screen.getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByRole('button', { name: 'Recovered No description' })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Recovered' })).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 

@@ -3,12 +3,12 @@ import { action } from 'storybook/actions';
 import { expect, fn, userEvent, within } from 'storybook/test';
 import { chatRecord } from '../../testing/builders';
 import { onSidebarRail } from '../../storybook/onSidebarRail';
-import { storyChats } from '../../storybook/storyData';
+import { storyChats, storyUnreadChats } from '../../storybook/storyData';
 import { longNames, rtlText, withRtl } from '../../storybook/storyStates';
 import { withConfab } from '../../storybook/withConfab';
 import { SidebarChatList } from './SidebarChatList';
 
-/** The sidebar's chat list: names with their description (or 'No description'). */
+/** The sidebar's chat list: names with their description (or 'No description') and unread counts. */
 const meta = {
   title: 'Components/Sidebar/SidebarChatList',
   component: SidebarChatList,
@@ -24,6 +24,15 @@ export const Populated: Story = { decorators: onRail };
 
 export const Active: Story = { decorators: onRail, args: { activeChatId: storyChats[1]?.id } };
 
+/** Unread counts, mentions in the accent colour, muted chats as a dot, '99+' above 99. */
+export const Unread: Story = { decorators: onRail, args: { chats: storyUnreadChats } };
+
+/** A long name keeps its badge in view. */
+export const UnreadLongName: Story = {
+  decorators: onRail,
+  args: { chats: [chatRecord({ id: 'chatlong0000003', name: longNames.chat, unread_count: 42, mention_count: 3 }), ...storyUnreadChats] },
+};
+
 export const Loading: Story = { decorators: onRail, args: { chats: [], loading: true } };
 
 export const Empty: Story = { decorators: onRail, args: { chats: [] } };
@@ -37,7 +46,7 @@ export const OpenWithKeyboard: Story = {
   play: async ({ args, canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.tab();
-    await expect(canvas.getAllByRole('button')[0]).toHaveFocus();
+    await expect(canvas.getAllByRole('link')[0]).toHaveFocus();
     await userEvent.keyboard('{Enter}');
     await expect(args.onOpenChat).toHaveBeenCalledWith(storyChats[0]?.id);
   },

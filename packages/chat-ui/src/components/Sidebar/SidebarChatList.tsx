@@ -1,7 +1,7 @@
 import type { ChatRecord } from '@confab/client';
 import { Button } from '../Button/Button';
-import { usePrefetchIntent } from '../../provider/AppLinksContext';
 import { useComponents } from '../../provider/ComponentsContext';
+import { SidebarChatEntry } from './SidebarChatEntry';
 
 export interface SidebarChatListProps {
   chats: readonly ChatRecord[];
@@ -15,10 +15,12 @@ export interface SidebarChatListProps {
   onRetry?: (() => void) | undefined;
 }
 
-/** Chat names with their description (or 'No description'), per docs/PRODUCT.md §2 Sidebar. */
+/**
+ * Chat names with their description (or 'No description'), per docs/PRODUCT.md §2 Sidebar, and
+ * each chat's unread count (SidebarChatEntry), in the client's order (newest activity first).
+ */
 export function SidebarChatList({ chats, onOpenChat, activeChatId, loading = false, error = null, onRetry }: SidebarChatListProps) {
   const { Spinner } = useComponents();
-  const intent = usePrefetchIntent();
   let body;
   if (error !== null && chats.length === 0) {
     body = (
@@ -42,23 +44,11 @@ export function SidebarChatList({ chats, onOpenChat, activeChatId, loading = fal
   } else {
     body = (
       <ul>
-        {chats.map((chat) => {
-          const active = chat.id === activeChatId;
-          return (
-            <li key={chat.id}>
-              <button
-                type="button"
-                className={['cf-sidebar__chat', active && 'cf-sidebar__chat--active'].filter(Boolean).join(' ')}
-                aria-current={active ? 'page' : undefined}
-                onClick={() => onOpenChat(chat.id)}
-                {...intent(`/chat/${encodeURIComponent(chat.id)}`)}
-              >
-                <span className="cf-sidebar__chat-name">{chat.name}</span>{' '}
-                <span className="cf-sidebar__chat-description">{chat.description || 'No description'}</span>
-              </button>
-            </li>
-          );
-        })}
+        {chats.map((chat) => (
+          <li key={chat.id}>
+            <SidebarChatEntry chat={chat} active={chat.id === activeChatId} onOpenChat={onOpenChat} />
+          </li>
+        ))}
       </ul>
     );
   }

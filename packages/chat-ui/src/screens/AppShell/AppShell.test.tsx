@@ -35,7 +35,7 @@ describe('AppShell invitations', () => {
     await result.user.click(within(invitations).getByRole('button', { name: 'Accept invitation to Design' }));
     expect(result.navigate).toHaveBeenLastCalledWith('/chat/chat_design_001');
     const chats = within(sidebar).getByRole('navigation', { name: 'Chats' });
-    expect(await within(chats).findByRole('button', { name: /Design/ })).toBeInTheDocument();
+    expect(await within(chats).findByRole('link', { name: /Design/ })).toBeInTheDocument();
     expect(within(sidebar).queryByRole('region', { name: /Invitations/ })).not.toBeInTheDocument();
   });
 
@@ -75,8 +75,8 @@ describe('AppShell', () => {
     const { client, user, navigate } = await renderSignedIn();
     act(() => client.store.setState({ chats: [chat('c1', 'Design', 'Weekly sync'), chat('c2', 'Random', '')] }));
     const chats = screen.getByRole('navigation', { name: 'Chats' });
-    expect(within(chats).getByRole('button', { name: 'Design Weekly sync' })).toBeInTheDocument();
-    await user.click(within(chats).getByRole('button', { name: 'Random No description' }));
+    expect(within(chats).getByRole('link', { name: 'Design', description: 'Weekly sync' })).toBeInTheDocument();
+    await user.click(within(chats).getByRole('link', { name: 'Random', description: 'No description' }));
     expect(navigate).toHaveBeenLastCalledWith('/chat/c2');
   });
 
@@ -127,7 +127,7 @@ describe('AppShell', () => {
     const result = renderWithConfab(<AppShell activeChatId="chat_loaded_001" />, { backend });
     await act(() => result.client.login('alice', 'wonderland'));
     const chats = screen.getByRole('navigation', { name: 'Chats' });
-    expect(await within(chats).findByRole('button', { name: 'From server Loaded' })).toHaveAttribute('aria-current', 'page');
+    expect(await within(chats).findByRole('link', { name: 'From server', description: 'Loaded' })).toHaveAttribute('aria-current', 'page');
   });
 
   it('renders custom main content instead of the empty state', async () => {

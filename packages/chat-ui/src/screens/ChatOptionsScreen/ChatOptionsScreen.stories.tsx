@@ -3,6 +3,7 @@ import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { errorResponse } from '@confab/client/testing/fakeBackend';
 import { withConfab } from '../../storybook/withConfab';
 import { storyChatNotAdmin, storyChats } from '../../storybook/storyData';
+import { storyUserRecord } from '../../storybook/storyClient';
 import { userRecordOf } from '../../testing/builders';
 import { ChatOptionsScreen } from './ChatOptionsScreen';
 import { narrow } from '../../storybook/storyStates';
@@ -73,6 +74,43 @@ export const LeaveRefused: Story = {
         ),
     }),
   ],
+};
+
+/** Alice muted this chat for herself: the switch is on (any participant has it, admin or not). */
+export const Muted: Story = {
+  decorators: [
+    withConfab({
+      signedIn: true,
+      state: { chats: [storyChatNotAdmin, ...storyChats.slice(1)] },
+      configure: (backend) => {
+        const chat = backend.chats.find((candidate) => candidate.id === chatId);
+        if (chat) chat.muted_by = [storyUserRecord.id];
+      },
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const mute = await within(canvasElement).findByRole('switch', { name: 'Mute this chat' });
+    await waitFor(() => expect(mute).toBeChecked());
+    await expect(mute).toBeEnabled();
+  },
+};
+
+/** Changing mute fails: press the switch to see 'Failed to change mute.' and the switch go back. */
+export const MuteFails: Story = {
+  decorators: [
+    withConfab({
+      signedIn: true,
+      state: { chats: storyChats },
+      configure: (backend) => backend.override(`POST /api/chats/${chatId}/mute`, () => errorResponse(500, 'Something went wrong.')),
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const mute = await canvas.findByRole('switch', { name: 'Mute this chat' });
+    await userEvent.click(mute);
+    await expect(await canvas.findByText('Failed to change mute.')).toBeVisible();
+    await expect(mute).not.toBeChecked();
+  },
 };
 
 export const NotFound: Story = { args: { chatId: 'chat_missing_01' }, decorators: [withConfab({ signedIn: true })] };

@@ -9,6 +9,7 @@ import { BrowserControlSection, useBrowserRendering } from './BrowserControlSect
 import { ChatInboxSection } from './ChatInboxSection';
 import { DangerZoneSection } from './DangerZoneSection';
 import { GeneralSettingsSection } from './GeneralSettingsSection';
+import { MuteSection } from './MuteSection';
 import { ParticipantsSection } from './ParticipantsSection';
 
 export interface ChatOptionsScreenProps {
@@ -20,8 +21,9 @@ type Loaded = { kind: 'loading' } | { kind: 'not-found' } | { kind: 'error'; mes
 const selectUser = (state: ClientState) => state.user;
 
 /**
- * /chat/{id}/options (docs/PRODUCT.md §2 Chat Options): general settings, participants, agent
- * settings, browser control, danger zone. Non-admins see every control disabled.
+ * /chat/{id}/options (docs/PRODUCT.md §2 Chat Options): the person's own mute switch, then general
+ * settings, participants, agent settings, browser control, danger zone. Non-admins see every
+ * control but mute (and Leave chat) disabled.
  */
 export function ChatOptionsScreen({ chatId }: ChatOptionsScreenProps) {
   const client = useConfabClient();
@@ -95,6 +97,7 @@ export function ChatOptionsScreen({ chatId }: ChatOptionsScreenProps) {
             {loaded.message}
           </p>
         ) : null}
+        <MuteSection chat={chat} />
         {isAdmin ? null : (
           <p className="cf-status cf-status--info" role="note">
             Only chat admins can change these settings.

@@ -1,4 +1,5 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
+import type { ChatRecord } from '@confab/client';
 import { AppShell } from '../AppShell/AppShell';
 import { withConfab } from '../../storybook/withConfab';
 import { storyChats } from '../../storybook/storyData';
@@ -54,6 +55,36 @@ export const TenThousandMessagesOnServer: Story = {
       },
     }),
   ],
+};
+
+/**
+ * Alice comes back to 15 unread messages (one mentions her): the chat opens at the 'New messages'
+ * divider, and what she sees is marked read. Another chat in the sidebar still counts its unread.
+ */
+export const UnreadMessages: Story = {
+  decorators: [
+    withConfab({
+      // The page fills the canvas, so the list scrolls and opens at the divider.
+      fill: true,
+      signedIn: true,
+      // The list as the server will answer it: Alice read up to message 25 of 40.
+      state: { ...connected, chats: [{ ...(storyChats[0] as ChatRecord), last_seq: 40, last_read_seq: 25, unread_count: 15, mention_count: 1 }, ...storyChats.slice(1)] },
+      configure: (backend) => {
+        backend.addMessages(chatId, 40, ['storyuser000002', 'storyuser000003'], (index) => (index === 30 ? '@alice can you check the launch notes?' : `Message ${index + 1}`));
+        const chat = backend.chats.find((candidate) => candidate.id === chatId);
+        if (chat) chat.last_read = { [storyUserRecord.id]: 25 };
+        const other = storyChats[1]?.id ?? '';
+        backend.addMessages(other, 6, ['storyuser000002']);
+        const otherChat = backend.chats.find((candidate) => candidate.id === other);
+        if (otherChat) otherChat.last_read = { [storyUserRecord.id]: 2 };
+      },
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('separator', { name: 'New messages' })).toBeVisible();
+    await expect(await canvas.findByRole('link', { name: 'Research with @deep, 4 unread' })).toBeVisible();
+  },
 };
 
 export const ConnectionLost: Story = {

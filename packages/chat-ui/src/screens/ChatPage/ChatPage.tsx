@@ -10,6 +10,8 @@ import { useChat } from '../../hooks/useChat';
 import { LazyChatFilesPanel, LazyCreateDropModal, LazyDialog } from '../../internal/lazyParts';
 import { useComponents } from '../../provider/ComponentsContext';
 import { useConfabStore, useDocumentTitleEnabled, useNavigate } from '../../provider/hooks';
+import { useMarkRead } from './useMarkRead';
+import { useReadPositionAtOpen } from './useReadPositionAtOpen';
 import { useTitleFlash } from './useTitleFlash';
 
 export interface ChatPageProps {
@@ -45,9 +47,11 @@ const selectAgentNotices = (state: ClientState) => state.agentNotices;
 
 /**
  * /chat/{id}: header, messages and input. Opens the chat through client.messages.open (latest
- * page, then live). With the provider's `documentTitle` it keeps document.title '<name> - Confab'
- * and flashes '(n) New messages!' while the tab is hidden and messages arrive, and puts the
- * title it found back when it goes.
+ * page, then live), with a 'New messages' divider where the unread messages started when it
+ * opened, and marks the chat read as messages are seen on screen in a visible tab. With the
+ * provider's `documentTitle` it keeps document.title '<name> - Confab' and flashes '(n) New
+ * messages!' while the tab is hidden and messages arrive, and puts the title it found back when
+ * it goes.
  */
 export function ChatPage({
   chatId,
@@ -97,6 +101,8 @@ export function ChatPage({
     }
     return null;
   }, [messages, user?.id]);
+  const lastReadSeq = useReadPositionAtOpen(chatId, chat, opened);
+  const messagesSeen = useMarkRead(chatId);
   const documentTitle = useDocumentTitleEnabled();
   useTitleFlash({ title: chat ? `${chat.name}${titleSuffix}` : `Confab`, latestMessageKey: lastFromOthers, enabled: documentTitle });
 
@@ -165,6 +171,8 @@ export function ChatPage({
         userName={user ? displayNameOf(user) : undefined}
         locale={locale}
         notices={notices}
+        lastReadSeq={lastReadSeq}
+        onMessagesSeen={messagesSeen}
       />
       <AgentStatusBar statuses={statuses} />
       {/* Keyed by chat: the draft and the upload list belong to one chat (uploads under way still finish). */}
