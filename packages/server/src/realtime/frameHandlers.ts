@@ -194,9 +194,9 @@ export class FrameHandlers {
   private async changeMessage(connection: Connection, userId: string, frame: FrameOf<'edit_message'> | FrameOf<'delete_message'>): Promise<void> {
     const user = await this.services.accounts.findUser(userId);
     if (user === undefined) return connection.socket.close(closeCodes.authenticationFailed, 'Account removed');
+    let changed: { row: { chat: string }; frame: string };
     try {
-      if (frame.type === 'edit_message') await this.services.messaging.edit(user, frame.message_id, frame.content);
-      else await this.services.messaging.remove(user, frame.message_id);
+      changed = frame.type === 'edit_message' ? await this.services.messaging.edit(user, frame.message_id, frame.content) : await this.services.messaging.remove(user, frame.message_id);
     } catch (error) {
       if (!(error instanceof ConfabServerError)) throw error;
       if (error.status === 404) {
@@ -206,6 +206,8 @@ export class FrameHandlers {
       if (error.status === 400) return connection.send(errorFrame('invalid_message', invalidMessageText(error.data), frame.message_id));
       throw error;
     }
+    // A sender not joined to the chat (an agent answering a mention) is answered here.
+    if (connection.joined?.has(changed.row.chat) !== true) connection.send(changed.frame);
   }
 
   private async sendMessage(connection: Connection, userId: string, frame: FrameOf<'send_message'>): Promise<void> {

@@ -173,19 +173,19 @@ export class MessagingService {
    * other caller, a deleted message or a chat the author left: not found, as for a message one
    * cannot see.
    */
-  async edit(editor: UserRow, messageId: string, rawContent: string | undefined, contentField = 'content'): Promise<MessageRow> {
+  async edit(editor: UserRow, messageId: string, rawContent: string | undefined, contentField = 'content'): Promise<{ row: MessageRow; frame: string }> {
     const message = await this.context.store.messages.findById(messageId);
     if (message === undefined || message.author !== editor.id || message.deleted_at !== null) throw recordErrors.notFound();
-    if (!(await this.mayChange(message.chat, editor))) throw recordErrors.notFound();
+    if (!(await this.mayChange(message, editor))) throw recordErrors.notFound();
     const errors: FieldErrors = {};
     const content = validateContent(errors, contentField, rawContent);
     throwIfErrors(errors, recordErrors.updateFailed);
     const now = formatTimestamp(this.context.config.now());
     const edited = await this.context.store.messages.edit(messageId, this.context.messageCipher.encrypt(content), now);
     if (edited === undefined) throw recordErrors.notFound();
-    const frame: MessageUpdatedFrame = { type: 'message_updated', message: this.toWire(edited, editor) };
-    await this.publishChange(edited.chat, JSON.stringify(frame));
-    return edited;
+    const frame = JSON.stringify({ type: 'message_updated', message: this.toWire(edited, editor) } satisfies MessageUpdatedFrame);
+    await this.publishChange(edited.chat, frame);
+    return { row: edited, frame };
   }
 
   /**
@@ -193,22 +193,26 @@ export class MessagingService {
    * emptied and `deleted_at` set, and `message_deleted` goes to the chat's joined sockets. Anyone
    * else, or a message already deleted: not found.
    */
-  async remove(remover: UserRow, messageId: string): Promise<MessageRow> {
+  async remove(remover: UserRow, messageId: string): Promise<{ row: MessageRow; frame: string }> {
     const message = await this.context.store.messages.findById(messageId);
     if (message === undefined || message.deleted_at !== null) throw recordErrors.notFound();
-    if (!(await this.mayChange(message.chat, remover))) throw recordErrors.notFound();
+    if (!(await this.mayChange(message, remover))) throw recordErrors.notFound();
     if (message.author !== remover.id && !(await this.context.store.chats.isAdmin(message.chat, remover.id))) throw recordErrors.notFound();
     const now = formatTimestamp(this.context.config.now());
     const deleted = await this.context.store.messages.softDelete(messageId, this.context.messageCipher.encrypt(''), now);
     if (deleted === undefined) throw recordErrors.notFound();
-    const frame: MessageDeletedFrame = { type: 'message_deleted', chat_id: deleted.chat, message_id: deleted.id, seq: Number(deleted.seq), deleted_at: now };
-    await this.publishChange(deleted.chat, JSON.stringify(frame));
-    return deleted;
+    const frame = JSON.stringify({ type: 'message_deleted', chat_id: deleted.chat, message_id: deleted.id, seq: Number(deleted.seq), deleted_at: now } satisfies MessageDeletedFrame);
+    await this.publishChange(deleted.chat, frame);
+    return { row: deleted, frame };
   }
 
-  /** People change messages of chats they take part in; an agent also in its dev room (where it is a participant anyway). */
-  private async mayChange(chatId: string, user: UserRow): Promise<boolean> {
-    return (await this.context.store.chats.isParticipant(chatId, user.id)) || user.dev_room_id === chatId;
+  /**
+   * People change messages of chats they take part in. An agent changes its own messages wherever
+   * it wrote them: it answers mentions in chats it does not belong to.
+   */
+  private async mayChange(message: MessageRow, user: UserRow): Promise<boolean> {
+    if ((agentTypes as readonly string[]).includes(user.type) && message.author === user.id) return true;
+    return this.context.store.chats.isParticipant(message.chat, user.id);
   }
 
   private async publishChange(chatId: string, frame: string): Promise<void> {
