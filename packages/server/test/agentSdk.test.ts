@@ -120,6 +120,22 @@ describe('the Agent SDK on the real server', () => {
     expect(logged).toEqual([]);
   });
 
+  it("gets a mention's context without the messages deleted before it", async () => {
+    const { agent } = connect(created.api_key);
+    const mentions: Mention[] = [];
+    agent.onMention((mention) => {
+      mentions.push(mention);
+    });
+    await agent.ready;
+    const chatId = await chatWithAgents();
+    await postMessage(owner, chatId, 'the launch is on Friday');
+    const secret = await postMessage(owner, chatId, 'the password is hunter2');
+    expect((await rawRequest(testServer.url, 'DELETE', `/api/collections/messages/records/${secret.id}`, { token: owner.pb.authStore.token })).status).toBe(204);
+    await postMessage(owner, chatId, `@${created.agent.username} what did I say?`);
+    await waitUntil(() => mentions.length === 1, 'the mention');
+    expect(mentions[0]!.context.map((message) => message.content)).toEqual(['the launch is on Friday']);
+  });
+
   it('streams a reply written at once (start, appends, end): end resolves with the stored message', async () => {
     const { agent, logged } = connect(created.api_key);
     let ended: Promise<WireMessage> | null = null;

@@ -85,7 +85,11 @@ export class MessagesRepository {
     return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
   }
 
-  /** The `limit` messages of a chat just before `beforeSeq`, oldest first, with their authors (a mention's context). */
+  /**
+   * The `limit` messages of a chat just before `beforeSeq`, oldest first, with their authors (a
+   * mention's context, @email's list of mails). Deleted messages are left out: what was taken back
+   * is not handed to agents.
+   */
   async listBeforeSeq(chatId: string, beforeSeq: number, limit: number): Promise<MessageWithAuthor[]> {
     const rows = await this.db
       .selectFrom('messages')
@@ -94,6 +98,7 @@ export class MessagesRepository {
       .select(['users.name as author_name', 'users.username as author_username', 'users.type as author_type'])
       .where('messages.chat', '=', chatId)
       .where('messages.seq', '<', beforeSeq)
+      .where('messages.deleted_at', 'is', null)
       .orderBy('messages.seq', 'desc')
       .limit(limit)
       .execute();
