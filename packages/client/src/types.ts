@@ -93,6 +93,10 @@ export interface MessageRecord extends BaseRecord {
   seq?: number;
   /** The sender's send_message client_id, '' when none. */
   client_id?: string;
+  /** The last edit's datetime, '' when never edited. */
+  edited_at?: string;
+  /** When it was deleted, '' while it stands. */
+  deleted_at?: string;
   expand?: { author?: UserRecord };
 }
 
@@ -110,6 +114,10 @@ export interface NormalizedMessage {
   client_id?: string;
   /** True when the author is an agent (docs/PRODUCT.md §1: agent messages are marked as agent authors). */
   is_agent?: boolean;
+  /** When the author last edited it (PocketBase datetime); absent when never edited. */
+  edited_at?: string;
+  /** When it was deleted: its content is then '' and it shows nothing (or "This message was deleted"). */
+  deleted_at?: string;
 }
 
 /**

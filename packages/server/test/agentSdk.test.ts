@@ -94,6 +94,48 @@ describe('the Agent SDK on the real server', () => {
     expect(logged).toEqual([]);
   });
 
+  it("edits its own reply (people see it '(edited)'), and is refused someone else's message", async () => {
+    const { agent, logged } = connect(created.api_key);
+    const outcomes: Promise<unknown>[] = [];
+    let personMessageId = '';
+    agent.onMention(async (_mention, reply: Reply) => {
+      const first = await reply.send('Working on it…');
+      outcomes.push(reply.edit(first, 'Done: 42'));
+      outcomes.push(reply.edit(personMessageId, 'hijacked').catch((error: unknown) => error));
+      outcomes.push(reply.edit(first, '   ').catch((error: unknown) => error));
+    });
+    await agent.ready;
+    const chatId = await chatWithAgents();
+    const asked = await postMessage(owner, chatId, `@${created.agent.username} what is the answer?`);
+    personMessageId = asked.id;
+    await waitUntil(() => outcomes.length === 3, 'the handler');
+    const [edited, refused, empty] = await Promise.all(outcomes);
+    expect(edited).toMatchObject({ chat_id: chatId, content: 'Done: 42', author_id: created.agent.id });
+    expect((edited as WireMessage).edited_at).toMatch(/^\d{4}-\d\d-\d\d /);
+    expect(refused).toMatchObject({ code: 'not_allowed', message: 'no message you may edit has this id' });
+    expect(empty).toMatchObject({ code: 'invalid_reply' });
+    expect(await contentsOf(chatId)).toEqual([`@${created.agent.username} what is the answer?`, 'Done: 42']);
+    const stored = await owner.pb.collection('messages').getFullList({ filter: `chat = "${chatId}"`, sort: 'seq' });
+    expect(stored[1]?.['edited_at']).not.toBe('');
+    expect(logged).toEqual([]);
+  });
+
+  it("gets a mention's context without the messages deleted before it", async () => {
+    const { agent } = connect(created.api_key);
+    const mentions: Mention[] = [];
+    agent.onMention((mention) => {
+      mentions.push(mention);
+    });
+    await agent.ready;
+    const chatId = await chatWithAgents();
+    await postMessage(owner, chatId, 'the launch is on Friday');
+    const secret = await postMessage(owner, chatId, 'the password is hunter2');
+    expect((await rawRequest(testServer.url, 'DELETE', `/api/collections/messages/records/${secret.id}`, { token: owner.pb.authStore.token })).status).toBe(204);
+    await postMessage(owner, chatId, `@${created.agent.username} what did I say?`);
+    await waitUntil(() => mentions.length === 1, 'the mention');
+    expect(mentions[0]!.context.map((message) => message.content)).toEqual(['the launch is on Friday']);
+  });
+
   it('streams a reply written at once (start, appends, end): end resolves with the stored message', async () => {
     const { agent, logged } = connect(created.api_key);
     let ended: Promise<WireMessage> | null = null;

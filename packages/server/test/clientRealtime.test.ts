@@ -116,4 +116,52 @@ describe('client against @confab/server', () => {
     alice.logout();
     bob.logout();
   }, 60_000);
+
+  it('edits and deletions reach the other member live, and one who was away finds them after reconnecting', async () => {
+    const alice = await signedUp('alice_edit');
+    const bob = await signedUp('bob_edit', { reconnectBaseDelayMs: 200 });
+    const chat = await alice.chats.create({ name: 'Edits' });
+    await alice.chats.addParticipant(chat.id, bob.requireUser().id);
+    await alice.messages.open(chat.id);
+    await bob.messages.open(chat.id);
+    for (const content of ['Lunch at 12?', 'Never mind', 'Third']) alice.messages.send(chat.id, content);
+    await waitUntil(() => bob.store.getState().messages.length === 3, 'bob to have three messages', 10_000);
+    await waitUntil(() => alice.store.getState().messages.every((message) => message.status === 'sent'), 'alice to have them confirmed', 10_000);
+    const [lunch, never, third] = alice.store.getState().messages;
+    const shownTo = (client: ConfabClient) => client.store.getState().messages.map((message) => [message.content, message.edited_at !== undefined, message.deleted_at !== undefined]);
+
+    await alice.messages.edit(lunch!.message_id, 'Lunch at 1?');
+    expect(shownTo(alice)[0]).toEqual(['Lunch at 1?', true, false]);
+    await waitUntil(() => bob.store.getState().messages[0]?.content === 'Lunch at 1?', 'bob to see the edit', 10_000);
+    await alice.messages.remove(never!.message_id);
+    await waitUntil(() => bob.store.getState().messages[1]?.deleted_at !== undefined, 'bob to see the deletion', 10_000);
+    expect(shownTo(bob)).toEqual([
+      ['Lunch at 1?', true, false],
+      ['', false, true],
+      ['Third', false, false],
+    ]);
+    // Only the author edits; Bob is no admin of Alice's chat, so her message is not his to delete.
+    await expect(bob.messages.edit(third!.message_id, 'mine now')).rejects.toMatchObject({ status: 404 });
+    await expect(bob.messages.remove(third!.message_id)).rejects.toMatchObject({ status: 404 });
+    await expect(alice.messages.edit(third!.message_id, '   ')).rejects.toMatchObject({ status: 400 });
+
+    // Bob's network goes down; Alice edits and deletes meanwhile; back online, Bob has both.
+    const bobSocket = sockets.at(-1);
+    network.down = true;
+    bobSocket?.terminate();
+    await waitUntil(() => !bob.store.getState().isConnected, 'bob to notice the cut', 10_000);
+    await alice.messages.edit(third!.message_id, 'Third, edited while Bob was away');
+    await alice.messages.remove(lunch!.message_id);
+    network.down = false;
+    if (bob.realtime.state === 'closed') bob.realtime.connect();
+    await waitUntil(() => bob.store.getState().messages[2]?.content === 'Third, edited while Bob was away', 'bob to catch up on the edit', 20_000);
+    await waitUntil(() => bob.store.getState().messages[0]?.deleted_at !== undefined, 'bob to catch up on the deletion', 10_000);
+    expect(shownTo(bob)).toEqual([
+      ['', true, true],
+      ['', false, true],
+      ['Third, edited while Bob was away', true, false],
+    ]);
+    alice.logout();
+    bob.logout();
+  }, 60_000);
 });

@@ -1,4 +1,4 @@
-import type { AgentStatusFrame, SendMessageFrame, ServerFrame, StreamStartFrame, WireMessage } from '../protocol';
+import type { AgentStatusFrame, EditMessageFrame, SendMessageFrame, ServerFrame, StreamStartFrame, WireMessage } from '../protocol';
 import type { AgentSocket } from './AgentSocket';
 import { AgentError, agentErrorCodes } from './errors';
 import type { ReplyChannel } from './reply';
@@ -9,8 +9,8 @@ interface Waiter {
   resolve(message: WireMessage): void;
   reject(error: AgentError): void;
   timer: Timer;
-  /** A send_message to write again after a reconnect (the server stores one message per client_id). */
-  resend?: SendMessageFrame;
+  /** A frame to write again after a reconnect: a send_message (the server stores one message per client_id) or an edit. */
+  resend?: SendMessageFrame | EditMessageFrame;
 }
 
 interface OpenStream {
@@ -75,11 +75,22 @@ export class LiveChannel implements ReplyChannel {
     this.socket.send(frame); // a status is of the moment: not worth sending late
   }
 
+  edit(frame: EditMessageFrame): Promise<WireMessage> {
+    if (this.closedError !== null) return Promise.reject(this.closedError);
+    // Answered by message_updated for the id, or an error frame naming it; an edit is idempotent,
+    // so one written while the connection is down goes out again on reconnect.
+    const edited = this.wait(frame.message_id, frame);
+    this.socket.send(frame);
+    return edited;
+  }
+
   /** Every frame after authSuccess goes through here. */
   receive(frame: ServerFrame): void {
     if (frame.type === 'new_message') {
       const ref = [frame.client_id, frame.stream_id].find((id) => id !== undefined && this.waiters.has(id));
       if (ref !== undefined) this.settle(ref, frame.message);
+    } else if (frame.type === 'message_updated') {
+      this.settle(frame.message.message_id, frame.message);
     } else if (frame.type === 'error') {
       const error = new AgentError(frame.code, frame.message);
       const stream = frame.ref === undefined ? undefined : this.streams.get(frame.ref);
@@ -110,7 +121,7 @@ export class LiveChannel implements ReplyChannel {
     this.streams.clear();
   }
 
-  private wait(ref: string, resend?: SendMessageFrame): Promise<WireMessage> {
+  private wait(ref: string, resend?: SendMessageFrame | EditMessageFrame): Promise<WireMessage> {
     return new Promise<WireMessage>((resolve, reject) => {
       const timer = setTimeout(
         () => this.settle(ref, new AgentError(agentErrorCodes.timeout, `The server did not confirm the reply within ${this.timeoutMs / 1000} s.`)),

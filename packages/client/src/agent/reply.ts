@@ -1,5 +1,5 @@
 import { agentLimits, maxMessageLength } from '../protocol';
-import type { AgentStatusFrame, Mention, SendMessageFrame, StreamStartFrame, WireMessage } from '../protocol';
+import type { AgentStatusFrame, EditMessageFrame, Mention, SendMessageFrame, StreamStartFrame, WireMessage } from '../protocol';
 import { AgentError, agentErrorCodes } from './errors';
 import type { Reply, ReplyStream } from './types';
 
@@ -19,6 +19,8 @@ export interface ReplyChannel {
    */
   endStream(streamId: string, empty: boolean): Promise<WireMessage | null>;
   status(frame: AgentStatusFrame): void;
+  /** Resolves with the message as edited (message_updated for its id). */
+  edit(frame: EditMessageFrame): Promise<WireMessage>;
 }
 
 /** Called with each reply the server stored (for the 'reply' event). */
@@ -62,6 +64,17 @@ export function trackedReply(
       const line = String(text).slice(0, agentLimits.statusMaxLength);
       statusShown = line !== '';
       channel.status({ type: 'agent_status', chat_id: chatId, text: line });
+    },
+    edit(message, content) {
+      const messageId = typeof message === 'string' ? message : message.message_id;
+      const text = String(content);
+      return handled(
+        (async () => {
+          if (text.trim() === '') throw new AgentError(agentErrorCodes.invalidReply, 'An edit needs some text: to take a message back, there is nothing to send.');
+          checkLength(text);
+          return channel.edit({ type: 'edit_message', message_id: messageId, content: text });
+        })(),
+      );
     },
   };
 

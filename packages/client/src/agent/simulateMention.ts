@@ -11,6 +11,8 @@ export interface SimulatedReplies {
   streams: string[];
   /** Every status line set, '' (cleared) included. */
   statuses: string[];
+  /** Every reply.edit, in order: which message, and its new text (trimmed). */
+  edits: Array<{ message_id: string; content: string }>;
   /** What the handler threw or rejected with, if it did. */
   error?: unknown;
 }
@@ -28,7 +30,7 @@ export interface SimulatedReplies {
 export async function simulateMention(handler: MentionHandler, partial: Partial<Mention> = {}): Promise<SimulatedReplies> {
   const mention = testMention(partial);
   const recorder = new Recorder(mention.chat_id);
-  const result: SimulatedReplies = { sent: recorder.sent, streams: recorder.streams, statuses: recorder.statuses };
+  const result: SimulatedReplies = { sent: recorder.sent, streams: recorder.streams, statuses: recorder.statuses, edits: recorder.edits };
   try {
     await handler(mention, createReply(mention, recorder));
   } catch (error) {
@@ -61,6 +63,7 @@ class Recorder implements ReplyChannel {
   readonly sent: string[] = [];
   readonly streams: string[] = [];
   readonly statuses: string[] = [];
+  readonly edits: Array<{ message_id: string; content: string }> = [];
   private readonly open = new Map<string, string>();
   private seq = 0;
 
@@ -90,6 +93,12 @@ class Recorder implements ReplyChannel {
 
   status(frame: { text: string }): void {
     this.statuses.push(frame.text);
+  }
+
+  async edit(frame: { message_id: string; content: string }): Promise<WireMessage> {
+    const content = frame.content.trim();
+    this.edits.push({ message_id: frame.message_id, content });
+    return { ...this.message(content), message_id: frame.message_id, edited_at: new Date().toISOString() };
   }
 
   private message(content: string): WireMessage {

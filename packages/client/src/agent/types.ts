@@ -16,6 +16,14 @@ export interface Reply {
   stream(): ReplyStream;
   /** A status line under the chat ('searching…'); '' clears it. Longer than 200 characters is cut. */
   status(text: string): void;
+  /**
+   * Replaces the content of a message this agent wrote (what send() or a stream's end() resolved
+   * with, or its id), in any chat it wrote it in; resolves with the message as edited, which
+   * people see marked "(edited)". Rejects with an AgentError: `not_allowed` (not this agent's
+   * message, or deleted), `invalid_message`, `invalid_reply` (empty or over 10,000 characters)
+   * or `timeout`.
+   */
+  edit(message: WireMessage | string, content: string): Promise<WireMessage>;
 }
 
 export interface ReplyStream {

@@ -7,7 +7,7 @@ import { displayNameOf } from '../records';
 import type { ConfabStore } from '../store/createConfabStore';
 import type { ChatRecord, ClientMessage, MessageRecord, UserRecord } from '../types';
 import { validateMessage } from '../validation/content';
-import { contiguousSeq, mergeMessages, oldestSeq, updateUnconfirmed } from './mergeMessages';
+import { changedAt, changeMessages, contiguousSeq, mergeMessages, oldestSeq, updateUnconfirmed } from './mergeMessages';
 import { messageFromRecord, messageFromWire } from './normalize';
 import { Outbox } from './outbox';
 import { LatestOnly } from '../store/latestOnly';
@@ -66,6 +66,12 @@ export class MessagesService {
   /** Renewed by every open and close, so answers for a chat no longer open are dropped. */
   private readonly loads = new LatestOnly();
   private olderRequest: Promise<{ hasMore: boolean }> | null = null;
+  /**
+   * The latest change (creation, edit or deletion time, the server's clock) of the open chat seen
+   * live or in its latest page: after a reconnect, whatever changed later is asked for.
+   */
+  private seenChangesUntil = '';
+  private connectedBefore = false;
   private prefetched: Prefetch | null = null;
   /** Agents at work in the open chat: streamed replies, status lines, notices (docs/CONTRACTS.md, Agents). */
   private readonly activity: AgentActivity;
@@ -80,12 +86,23 @@ export class MessagesService {
       if (client_id !== undefined) this.outbox.confirm(client_id);
       if (message.chat_id !== this.openChatId) return;
       const incoming = messageFromWire(message, client_id, stream_id);
+      this.noteChange(changedAt(incoming));
       // One update: the final message takes its placeholder's place, never both or neither shown.
       this.dependencies.store.setState((state) => {
         const settled = settleReply(state, incoming, stream_id);
         const messages = mergeMessages(settled.messages ?? state.messages, [incoming]);
         return messages === state.messages && settled.agentStatuses === undefined ? {} : { ...settled, messages };
       });
+    });
+    realtime.on('message_updated', ({ message }) => {
+      if (message.chat_id !== this.openChatId) return;
+      this.applyChanges([messageFromWire(message)]);
+    });
+    realtime.on('message_deleted', ({ chat_id, message_id, seq, deleted_at }) => {
+      if (chat_id !== this.openChatId) return;
+      const held = this.dependencies.store.getState().messages.find((message) => message.seq === seq && message.message_id === message_id);
+      if (held !== undefined) this.applyChanges([{ ...held, content: '', deleted_at }]);
+      else this.noteChange(deleted_at);
     });
     realtime.on('joined', ({ chat_id, has_more }) => {
       if (has_more === true && chat_id === this.openChatId) void this.fillGap(chat_id);
@@ -99,6 +116,9 @@ export class MessagesService {
     // connecting go out, in the order they were written, once it is connected.
     realtime.on('state', ({ state }) => {
       if (state === 'connected') {
+        // Edits and deletions made while this client was away: new messages come with the re-join.
+        if (this.connectedBefore && this.openChatId !== null) void this.catchUpChanges(this.openChatId);
+        this.connectedBefore = true;
         // After the connection has re-joined its chats (in the same task), so each send's
         // new_message comes back on a socket that is in the chat.
         queueMicrotask(() => {
@@ -140,6 +160,7 @@ export class MessagesService {
     const signal = this.loads.renew();
     this.openChatId = chatId;
     this.olderRequest = null;
+    this.seenChangesUntil = '';
     this.activity.reset();
     const known = store.getState().chats.find((chat) => chat.id === chatId) ?? null;
     store.setState({ currentChat: known, messages: [], hasOlderMessages: false, loadingMessages: true });
@@ -159,6 +180,7 @@ export class MessagesService {
       const page = await pageRequest;
       if (signal.aborted) return;
       store.setState((state) => ({ messages: mergeMessages(state.messages, page.messages), hasOlderMessages: page.hasMore, loadingMessages: false }));
+      for (const message of page.messages) this.noteChange(changedAt(message));
       realtime.join(chatId, page.messages.at(-1)?.seq ?? 0);
       // Used: the next open of this chat asks afresh.
       if (this.prefetched === prefetched) this.prefetched = null;
@@ -239,6 +261,35 @@ export class MessagesService {
     return message;
   }
 
+  /**
+   * The author replaces the content of their message (PATCH of the record API): checked like a
+   * new message first (an invalid one rejects with the exact text, status 400, without a request),
+   * shown at once when the server answers; the others get message_updated.
+   */
+  async edit(messageId: string, content: string): Promise<void> {
+    const problem = validateMessage(content);
+    if (problem !== null) throw new ConfabError(problem, 400);
+    let record: MessageRecord;
+    try {
+      record = await this.dependencies.pb.collection(messagesCollection).update<MessageRecord>(messageId, { content: content.trim() }, { expand: 'author' });
+    } catch (error) {
+      throw toConfabError(error);
+    }
+    if (record.chat === this.openChatId) this.applyChanges([messageFromRecord(record)]);
+  }
+
+  /** Deletes a message (its author, or an admin of the chat); it leaves the list at once. */
+  async remove(messageId: string): Promise<void> {
+    const held = this.dependencies.store.getState().messages.find((message) => message.message_id === messageId);
+    try {
+      await this.dependencies.pb.collection(messagesCollection).delete(messageId);
+    } catch (error) {
+      throw toConfabError(error);
+    }
+    // Gone at once here; the server's message_deleted (with its own time) follows.
+    if (held !== undefined && held.seq !== null) this.applyChanges([{ ...held, content: '', deleted_at: new Date().toISOString().replace('T', ' ') }], false);
+  }
+
   /** Sends a failed message again with the same client_id: the server never stores it twice. */
   retry(clientId: string): void {
     if (!this.outbox.has(clientId)) return;
@@ -283,6 +334,42 @@ export class MessagesService {
     this.dependencies.store.setState((state) => ({
       messages: updateUnconfirmed(state.messages, clientId, (message) => ({ ...message, status })),
     }));
+  }
+
+  private noteChange(at: string): void {
+    if (at > this.seenChangesUntil) this.seenChangesUntil = at;
+  }
+
+  /** `fromServer`: the changes carry the server's times, which move the catch-up watermark. */
+  private applyChanges(changed: ClientMessage[], fromServer = true): void {
+    if (fromServer) for (const message of changed) this.noteChange(changedAt(message));
+    this.dependencies.store.setState((state) => {
+      const messages = changeMessages(state.messages, changed);
+      return messages === state.messages ? {} : { messages };
+    });
+  }
+
+  /**
+   * After a reconnect: the open chat's messages edited or deleted after the latest change seen
+   * (the record API's `updated`, the server's clock, so no client clock is trusted).
+   */
+  private async catchUpChanges(chatId: string): Promise<void> {
+    const since = this.seenChangesUntil;
+    if (since === '') return;
+    const { pb } = this.dependencies;
+    const signal = this.loads.signal;
+    try {
+      const records = await pb.collection(messagesCollection).getFullList<MessageRecord>({
+        filter: pb.filter('chat = {:chatId} && updated > {:since}', { chatId, since }),
+        sort: 'seq',
+        expand: 'author',
+        batch: constants.list.fullListBatchSize,
+      });
+      if (signal.aborted) return;
+      this.applyChanges(records.map(messageFromRecord));
+    } catch {
+      // The watermark stays where it was: the next reconnect asks again.
+    }
   }
 
   private merge(incoming: ClientMessage[]): void {

@@ -33,6 +33,36 @@ export function mergeMessages(current: ClientMessage[], incoming: ClientMessage[
   return [...merged, ...unconfirmed];
 }
 
+/** The time of a message's latest change: its deletion, else its last edit, else its creation. */
+export function changedAt(message: Pick<ClientMessage, 'created_at' | 'edited_at' | 'deleted_at'>): string {
+  return message.deleted_at ?? message.edited_at ?? message.created_at;
+}
+
+/**
+ * Applies edits and deletions (message_updated, message_deleted, or records that changed while
+ * away) to the messages held, matched by seq. An older version never replaces a newer one, and a
+ * deletion is final. Messages not held are left out (merge new ones with mergeMessages). Returns
+ * the same array when nothing changed.
+ */
+export function changeMessages(current: ClientMessage[], changed: ClientMessage[]): ClientMessage[] {
+  const bySeqChanged = new Map(changed.filter((message) => message.seq !== null).map((message) => [message.seq, message]));
+  if (bySeqChanged.size === 0) return current;
+  let next: ClientMessage[] | null = null;
+  current.forEach((held, index) => {
+    const incoming = held.seq === null ? undefined : bySeqChanged.get(held.seq);
+    if (incoming === undefined || held.deleted_at !== undefined || incoming.message_id !== held.message_id) return;
+    if (changedAt(incoming) <= changedAt(held) && incoming.deleted_at === undefined) return;
+    next ??= [...current];
+    // The held message keeps what only the client knows (its client_id, a stream it completed).
+    next[index] = { ...held, content: incoming.content, ...pick(incoming, 'edited_at'), ...pick(incoming, 'deleted_at') };
+  });
+  return next ?? current;
+}
+
+function pick<Key extends 'edited_at' | 'deleted_at'>(message: ClientMessage, key: Key): Partial<Pick<ClientMessage, Key>> {
+  return message[key] === undefined ? {} : ({ [key]: message[key] } as Partial<Pick<ClientMessage, Key>>);
+}
+
 /** Replaces the message with this client_id (pending or failed) by update(message). */
 export function updateUnconfirmed(
   current: ClientMessage[],

@@ -34,6 +34,10 @@ export interface WireMessage {
   seq: number;
   /** True when the author is an agent. */
   is_agent: boolean;
+  /** When the author last edited it; absent when never edited. */
+  edited_at?: string;
+  /** When it was deleted (its content is then ''); absent while it stands. */
+  deleted_at?: string;
 }
 
 /** The chat record JSON as the record API returns it, participants and admins expanded. */
@@ -91,7 +95,20 @@ export interface MarkReadFrame {
   seq: number;
 }
 
-export type ClientFrame = AuthenticateWithTokenFrame | JoinChatFrame | LeaveChatFrame | SendMessageFrame | PingFrame | MarkReadFrame | AgentClientFrame;
+/** The author replaces the content of their message (people and agents alike). */
+export interface EditMessageFrame {
+  type: 'edit_message';
+  message_id: string;
+  content: string;
+}
+
+/** The author, or an admin of the chat, deletes a message. */
+export interface DeleteMessageFrame {
+  type: 'delete_message';
+  message_id: string;
+}
+
+export type ClientFrame = EditMessageFrame | DeleteMessageFrame | AuthenticateWithTokenFrame | JoinChatFrame | LeaveChatFrame | SendMessageFrame | PingFrame | MarkReadFrame | AgentClientFrame;
 
 // Server → client
 
@@ -220,6 +237,21 @@ export interface ChatActivityFrame {
   mentions_you: boolean;
 }
 
+/** A message of a joined chat was edited: the whole message as it is now (edited_at set). */
+export interface MessageUpdatedFrame {
+  type: 'message_updated';
+  message: WireMessage;
+}
+
+/** A message of a joined chat was deleted; it keeps its seq (so no gap), and shows nothing. */
+export interface MessageDeletedFrame {
+  type: 'message_deleted';
+  chat_id: string;
+  message_id: string;
+  seq: number;
+  deleted_at: string;
+}
+
 /** Stable codes of error frames. */
 export const errorCodes = [
   'invalid_frame',
@@ -252,6 +284,8 @@ export type ServerFrame =
   | AuthSuccessFrame
   | AuthErrorFrame
   | NewMessageFrame
+  | MessageUpdatedFrame
+  | MessageDeletedFrame
   | JoinedFrame
   | LeftFrame
   | ChatAddedFrame

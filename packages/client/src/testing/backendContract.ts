@@ -381,6 +381,38 @@ export function backendContract(name: string, makeBackend: () => Promise<Contrac
       });
     });
 
+    describe('edits and deletions', () => {
+      it('lets the author edit (edited_at set) and the author or a chat admin delete, keeping the row emptied', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Edits', [bob]);
+        const post = async (as: Person, content: string) => String((await api('POST', '/api/collections/messages/records', { as, json: { chat: chatId, content } })).body['id']);
+        const bobs = await post(bob, 'Lunch at 12?');
+        const anns = await post(ann, 'Sure');
+        const path = (id: string) => `/api/collections/messages/records/${id}`;
+
+        const edited = await api('PATCH', path(bobs), { as: bob, json: { content: ' Lunch at 1? ' } });
+        expect(edited).toMatchObject({ status: 200, body: { id: bobs, content: 'Lunch at 1?', deleted_at: '' } });
+        expect(edited.body['edited_at']).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}Z$/);
+        expect(await api('PATCH', path(bobs), { as: ann, json: { content: 'hijack' } })).toEqual(notFound);
+        expect(await api('PATCH', path(bobs), { as: bob, json: { content: '  ' } })).toEqual({
+          status: 400,
+          body: { status: 400, message: 'Failed to update record.', data: { content: { code: 'validation_required', message: 'Cannot be blank.' } } },
+        });
+
+        expect(await api('DELETE', path(anns), { as: bob })).toEqual(notFound);
+        expect(await api('DELETE', path(bobs), { as: ann })).toEqual({ status: 204, body: {} });
+        expect(await api('DELETE', path(bobs), { as: ann })).toEqual(notFound);
+        expect(await api('PATCH', path(bobs), { as: bob, json: { content: 'back' } })).toEqual(notFound);
+        const listed = await api('GET', `/api/collections/messages/records?filter=${encodeURIComponent(`chat = "${chatId}"`)}&sort=seq`, { as: bob });
+        const items = listed.body['items'] as Array<Record<string, unknown>>;
+        expect(items.map((item) => [item['seq'], item['content'], item['deleted_at'] !== ''])).toEqual([
+          [1, '', true],
+          [2, 'Sure', false],
+        ]);
+      });
+    });
+
     describe('invitations', () => {
       it('invites by e-mail; the invitee sees, accepts and joins', async () => {
         const ann = await signUp('ann');

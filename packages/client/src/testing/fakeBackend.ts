@@ -65,6 +65,10 @@ export interface FakeMessage {
   message_type: string;
   seq: number;
   created: string;
+  /** Set by an edit (the server's datetime format). */
+  edited_at?: string;
+  /** Set by a deletion; the content is then ''. */
+  deleted_at?: string;
 }
 
 export type FakeRoute = (request: Request, body: Record<string, unknown>) => Response | Promise<Response>;
@@ -403,7 +407,10 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
     collectionName: 'messages',
     client_id: '',
     ...message,
-    updated: message.created,
+    content: message.deleted_at === undefined ? message.content : '',
+    edited_at: message.edited_at ?? '',
+    deleted_at: message.deleted_at ?? '',
+    updated: message.deleted_at ?? message.edited_at ?? message.created,
     expand: expand.includes('author') ? { author: userJson(message.author) } : {},
   });
   const page = <T,>(items: T[], url: URL) => {
@@ -571,16 +578,26 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
       if (posted !== undefined) posted.last_read = { ...posted.last_read, [caller]: seq };
       return json(200, messageJson(message, expand));
     }
-    // Only the author edits or deletes a message; anyone else gets the server's 404.
-    const own = data.messages.find((message) => message.id === id && message.author === caller);
-    if (own === undefined) return notFound();
+    // The author edits; the author or an admin of the chat deletes (the row stays, emptied); a
+    // deleted message is gone for both. Anyone else gets the server's 404.
+    const target = data.messages.find((message) => message.id === id && message.deleted_at === undefined);
+    const chat = data.chats.find((candidate) => candidate.id === target?.chat && candidate.participants.includes(caller));
+    if (target === undefined || chat === undefined) return notFound();
     if (request.method === 'DELETE') {
-      data.messages.splice(data.messages.indexOf(own), 1);
+      if (target.author !== caller && !chat.admins.includes(caller)) return notFound();
+      target.deleted_at = now();
       return new Response(null, { status: 204 });
     }
     if (request.method === 'PATCH') {
-      if (typeof body['content'] === 'string') own.content = body['content'].trim();
-      return json(200, messageJson(own, expand));
+      if (target.author !== caller) return notFound();
+      const field = 'encryptedContent' in body ? 'encryptedContent' : 'content';
+      if (typeof body[field] === 'string') {
+        const content = body[field].trim();
+        if (content === '') return errorResponse(400, 'Failed to update record.', { [field]: { code: 'validation_required', message: 'Cannot be blank.' } });
+        target.content = content;
+        target.edited_at = now();
+      }
+      return json(200, messageJson(target, expand));
     }
     return null;
   };

@@ -60,6 +60,9 @@ export class FrameHandlers {
           return await this.sendMessage(connection, connection.userId, frame);
         case 'mark_read':
           return await this.markRead(connection, connection.userId, frame);
+        case 'edit_message':
+        case 'delete_message':
+          return await this.changeMessage(connection, connection.userId, frame);
         case 'mention_ack':
         case 'stream_start':
         case 'stream_append':
@@ -181,6 +184,30 @@ export class FrameHandlers {
       }
       throw error;
     }
+  }
+
+  /**
+   * Edits or deletes a message; the chat's joined sockets (this one too, when joined) get
+   * message_updated or message_deleted. Refusals name the message: `invalid_message` for content,
+   * `not_allowed` for a message that is not the caller's to change (or does not exist).
+   */
+  private async changeMessage(connection: Connection, userId: string, frame: FrameOf<'edit_message'> | FrameOf<'delete_message'>): Promise<void> {
+    const user = await this.services.accounts.findUser(userId);
+    if (user === undefined) return connection.socket.close(closeCodes.authenticationFailed, 'Account removed');
+    let changed: { row: { chat: string }; frame: string };
+    try {
+      changed = frame.type === 'edit_message' ? await this.services.messaging.edit(user, frame.message_id, frame.content) : await this.services.messaging.remove(user, frame.message_id);
+    } catch (error) {
+      if (!(error instanceof ConfabServerError)) throw error;
+      if (error.status === 404) {
+        const verb = frame.type === 'edit_message' ? 'edit' : 'delete';
+        return connection.send(errorFrame('not_allowed', `no message you may ${verb} has this id`, frame.message_id));
+      }
+      if (error.status === 400) return connection.send(errorFrame('invalid_message', invalidMessageText(error.data), frame.message_id));
+      throw error;
+    }
+    // A sender not joined to the chat (an agent answering a mention) is answered here.
+    if (connection.joined?.has(changed.row.chat) !== true) connection.send(changed.frame);
   }
 
   private async sendMessage(connection: Connection, userId: string, frame: FrameOf<'send_message'>): Promise<void> {

@@ -59,6 +59,16 @@ function parseFields(type: string, record: Record<string, unknown>): ParseResult
     }
     case 'leave_chat':
       return chatId === undefined ? failure('chat_id must be a non-empty string', type) : { ok: true, frame: { type, chat_id: chatId } };
+    case 'edit_message': {
+      const messageId = requiredString(record, 'message_id');
+      if (messageId === undefined) return failure('message_id must be a non-empty string', type);
+      if (typeof record['content'] !== 'string') return failure('content must be a string', messageId);
+      return { ok: true, frame: { type, message_id: messageId, content: record['content'] } };
+    }
+    case 'delete_message': {
+      const messageId = requiredString(record, 'message_id');
+      return messageId === undefined ? failure('message_id must be a non-empty string', type) : { ok: true, frame: { type, message_id: messageId } };
+    }
     case 'mark_read': {
       if (chatId === undefined) return failure('chat_id must be a non-empty string', type);
       const seq = record['seq'];
@@ -133,6 +143,9 @@ export function refOf(frame: ClientFrame): string {
       return frame.stream_id;
     case 'mention_ack':
       return frame.mention_id;
+    case 'edit_message':
+    case 'delete_message':
+      return frame.message_id;
     default:
       return frame.type;
   }

@@ -1,5 +1,5 @@
 import { ConfabServerError, fieldErrors, type FieldErrors } from '../errors';
-import { chatChannel, type MessageEvent } from '../realtime/channels';
+import { chatChannel, type ChatFrameEvent, type MessageEvent } from '../realtime/channels';
 import { formatTimestamp, newRecordId } from '../store/ids';
 import type { MessageRow, MessageWithAuthor } from '../store/repositories/messages';
 import type { UserRow } from '../store/repositories/users';
@@ -8,7 +8,7 @@ import { agentTypes } from './collections/agentTypes';
 import type { ServiceContext } from './context';
 import { tooManyRequests } from './limits/rateLimits';
 import { recordErrors, throwIfErrors } from './recordErrors';
-import { agentLimits, maxMessageLength, type NewMessageFrame, type WireMessage } from '@confab/client/protocol';
+import { agentLimits, maxMessageLength, type MessageDeletedFrame, type MessageUpdatedFrame, type NewMessageFrame, type WireMessage } from '@confab/client/protocol';
 
 /** The longest message content after trimming, in characters (the protocol's maxMessageLength). */
 export const messageContentMaximum = maxMessageLength;
@@ -71,18 +71,21 @@ export class MessagingService {
   }
 
   toWire(row: MessageRow, author: Pick<UserRow, 'name' | 'username' | 'type'>): WireMessage {
-    return {
+    const message: WireMessage = {
       message_id: row.id,
       chat_id: row.chat,
       author_id: row.author,
       author_name: author.name === '' ? author.username : author.name,
       author_username: author.username,
-      content: this.decrypt(row),
+      content: row.deleted_at === null ? this.decrypt(row) : '',
       created_at: row.created,
       message_type: row.message_type,
       seq: Number(row.seq),
       is_agent: (agentTypes as readonly string[]).includes(author.type),
     };
+    if (row.edited_at !== null) message.edited_at = row.edited_at;
+    if (row.deleted_at !== null) message.deleted_at = row.deleted_at;
+    return message;
   }
 
   frameOf(row: MessageRow, author: Pick<UserRow, 'name' | 'username' | 'type'>, streamId?: string): string {
@@ -162,6 +165,64 @@ export class MessagingService {
       }
     }
     return { row, frame, created };
+  }
+
+  /**
+   * The author replaces the content of their message (docs/CONTRACTS.md, Edits and deletions):
+   * validated like a new one, `edited_at` set, `message_updated` to the chat's joined sockets. Any
+   * other caller, a deleted message or a chat the author left: not found, as for a message one
+   * cannot see.
+   */
+  async edit(editor: UserRow, messageId: string, rawContent: string | undefined, contentField = 'content'): Promise<{ row: MessageRow; frame: string }> {
+    const message = await this.context.store.messages.findById(messageId);
+    if (message === undefined || message.author !== editor.id || message.deleted_at !== null) throw recordErrors.notFound();
+    if (!(await this.mayChange(message, editor))) throw recordErrors.notFound();
+    const errors: FieldErrors = {};
+    const content = validateContent(errors, contentField, rawContent);
+    throwIfErrors(errors, recordErrors.updateFailed);
+    const now = formatTimestamp(this.context.config.now());
+    const edited = await this.context.store.messages.edit(messageId, this.context.messageCipher.encrypt(content), now);
+    if (edited === undefined) throw recordErrors.notFound();
+    const frame = JSON.stringify({ type: 'message_updated', message: this.toWire(edited, editor) } satisfies MessageUpdatedFrame);
+    await this.publishChange(edited.chat, frame);
+    return { row: edited, frame };
+  }
+
+  /**
+   * The author, or an admin of the chat, deletes a message: its row stays with its seq, content
+   * emptied and `deleted_at` set, and `message_deleted` goes to the chat's joined sockets. Anyone
+   * else, or a message already deleted: not found.
+   */
+  async remove(remover: UserRow, messageId: string): Promise<{ row: MessageRow; frame: string }> {
+    const message = await this.context.store.messages.findById(messageId);
+    if (message === undefined || message.deleted_at !== null) throw recordErrors.notFound();
+    if (!(await this.mayChange(message, remover))) throw recordErrors.notFound();
+    if (message.author !== remover.id && !(await this.context.store.chats.isAdmin(message.chat, remover.id))) throw recordErrors.notFound();
+    const now = formatTimestamp(this.context.config.now());
+    const deleted = await this.context.store.messages.softDelete(messageId, this.context.messageCipher.encrypt(''), now);
+    if (deleted === undefined) throw recordErrors.notFound();
+    const frame = JSON.stringify({ type: 'message_deleted', chat_id: deleted.chat, message_id: deleted.id, seq: Number(deleted.seq), deleted_at: now } satisfies MessageDeletedFrame);
+    await this.publishChange(deleted.chat, frame);
+    return { row: deleted, frame };
+  }
+
+  /**
+   * People change messages of chats they take part in. An agent changes its own messages wherever
+   * it wrote them: it answers mentions in chats it does not belong to.
+   */
+  private async mayChange(message: MessageRow, user: UserRow): Promise<boolean> {
+    if ((agentTypes as readonly string[]).includes(user.type) && message.author === user.id) return true;
+    return this.context.store.chats.isParticipant(message.chat, user.id);
+  }
+
+  private async publishChange(chatId: string, frame: string): Promise<void> {
+    const event: ChatFrameEvent = { kind: 'chat_frame', chat_id: chatId, frame };
+    try {
+      await this.context.bus.publish(chatChannel(chatId), event);
+    } catch (error) {
+      // Stored is what counts: clients that missed it catch up by `updated` (docs/CONTRACTS.md).
+      this.context.logger.error({ error: String(error), chatId }, 'message change broadcast failed');
+    }
   }
 
   private readonly postedListeners: PostedListener[] = [];

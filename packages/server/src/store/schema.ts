@@ -64,6 +64,10 @@ export interface MessagesTable {
   client_id: string | null;
   /** Per-chat sequence: 1, 2, 3 … in insert order (migration 002). */
   seq: number;
+  /** The last edit's time; null when never edited (migration 013). */
+  edited_at: string | null;
+  /** Set when deleted: the row stays, its content emptied (migration 013). */
+  deleted_at: string | null;
   created: string;
   updated: string;
 }

@@ -1,10 +1,9 @@
 import type { FieldErrors } from '../../errors';
 import { messagesSchema } from '../../store/filterAllowLists';
 import { chatHasParticipant, never } from '../../store/conditions';
-import { formatTimestamp } from '../../store/ids';
 import type { MessageRow } from '../../store/repositories/messages';
 import type { RequestAuth, ServiceContext } from '../context';
-import { validateContent, type MessagingService } from '../messaging';
+import type { MessagingService } from '../messaging';
 import { hasField, readString, type Body } from '../input';
 import { recordErrors, throwIfErrors } from '../recordErrors';
 import { collectionIds, type RecordCollection, type RecordJson } from './types';
@@ -51,10 +50,12 @@ export class MessagesCollection implements RecordCollection {
       collectionName: this.name,
       chat: row.chat,
       author: row.author,
-      content: this.messaging.decrypt(row),
+      content: row.deleted_at === null ? this.messaging.decrypt(row) : '',
       message_type: row.message_type,
       client_id: row.client_id ?? '',
       seq: Number(row.seq),
+      edited_at: row.edited_at ?? '',
+      deleted_at: row.deleted_at ?? '',
       created: row.created,
       updated: row.updated,
     }));
@@ -74,23 +75,22 @@ export class MessagesCollection implements RecordCollection {
     return { id: posted.row.id };
   }
 
-  /** Only the author edits the content of their message. */
+  /** Only the author edits the content of their message (services/messaging.ts `edit`). */
   async update(auth: RequestAuth, id: string, body: Body): Promise<void> {
-    const message = await this.context.store.messages.findById(id);
-    if (auth.user === undefined || message === undefined || message.author !== auth.user.id) throw recordErrors.notFound();
-    if (!(await this.context.store.chats.isParticipant(message.chat, auth.user.id))) throw recordErrors.notFound();
-    if (!hasField(body, 'content') && !hasField(body, 'encryptedContent')) return;
-    const errors: FieldErrors = {};
+    if (auth.user === undefined) throw recordErrors.notFound();
+    if (!hasField(body, 'content') && !hasField(body, 'encryptedContent')) {
+      // Nothing to change: still only the author's own, standing message answers.
+      const message = await this.context.store.messages.findById(id);
+      if (message === undefined || message.author !== auth.user.id || message.deleted_at !== null) throw recordErrors.notFound();
+      return;
+    }
     const field = contentField(body);
-    const content = validateContent(errors, field, readString(body, field));
-    throwIfErrors(errors, recordErrors.updateFailed);
-    const now = formatTimestamp(this.context.config.now());
-    await this.context.store.messages.updateContent(id, this.context.messageCipher.encrypt(content), now);
+    await this.messaging.edit(auth.user, id, readString(body, field), field);
   }
 
+  /** The author or an admin of the chat deletes a message; its row stays, emptied (services/messaging.ts `remove`). */
   async delete(auth: RequestAuth, id: string): Promise<void> {
-    const message = await this.context.store.messages.findById(id);
-    if (auth.user === undefined || message === undefined || message.author !== auth.user.id) throw recordErrors.notFound();
-    await this.context.store.messages.delete(id);
+    if (auth.user === undefined) throw recordErrors.notFound();
+    await this.messaging.remove(auth.user, id);
   }
 }

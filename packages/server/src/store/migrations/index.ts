@@ -11,6 +11,7 @@ import { workspaceSearchMigration } from './009_workspace_search';
 import { inboundMailsMigration } from './010_inbound_mails';
 import { emailDraftsMigration } from './011_email_drafts';
 import { chatReadsMigration } from './012_chat_reads';
+import { messageEditsMigration } from './013_message_edits';
 
 /** Migrations live in code (bundled by tsup), so no folder has to ship beside dist/. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '010_inbound_mails': inboundMailsMigration,
   '011_email_drafts': emailDraftsMigration,
   '012_chat_reads': chatReadsMigration,
+  '013_message_edits': messageEditsMigration,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

@@ -85,7 +85,11 @@ export class MessagesRepository {
     return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
   }
 
-  /** The `limit` messages of a chat just before `beforeSeq`, oldest first, with their authors (a mention's context). */
+  /**
+   * The `limit` messages of a chat just before `beforeSeq`, oldest first, with their authors (a
+   * mention's context, @email's list of mails). Deleted messages are left out: what was taken back
+   * is not handed to agents.
+   */
   async listBeforeSeq(chatId: string, beforeSeq: number, limit: number): Promise<MessageWithAuthor[]> {
     const rows = await this.db
       .selectFrom('messages')
@@ -94,14 +98,33 @@ export class MessagesRepository {
       .select(['users.name as author_name', 'users.username as author_username', 'users.type as author_type'])
       .where('messages.chat', '=', chatId)
       .where('messages.seq', '<', beforeSeq)
+      .where('messages.deleted_at', 'is', null)
       .orderBy('messages.seq', 'desc')
       .limit(limit)
       .execute();
     return rows.reverse().map((row) => ({ ...row, seq: Number(row.seq) }));
   }
 
-  async updateContent(id: string, contentEncrypted: string, updated: string): Promise<void> {
-    await this.db.updateTable('messages').set({ content_encrypted: contentEncrypted, updated }).where('id', '=', id).execute();
+  /** Replaces the content of a message that is not deleted; false when there is none. */
+  async edit(id: string, contentEncrypted: string, at: string): Promise<MessageRow | undefined> {
+    const result = await this.db
+      .updateTable('messages')
+      .set({ content_encrypted: contentEncrypted, edited_at: at, updated: at })
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1 ? this.findById(id) : undefined;
+  }
+
+  /** Deletes a message but keeps its row (and seq): content emptied, deleted_at set. Undefined when already deleted. */
+  async softDelete(id: string, emptyEncrypted: string, at: string): Promise<MessageRow | undefined> {
+    const result = await this.db
+      .updateTable('messages')
+      .set({ content_encrypted: emptyEncrypted, deleted_at: at, updated: at })
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1 ? this.findById(id) : undefined;
   }
 
   async delete(id: string): Promise<void> {
