@@ -14,7 +14,19 @@ describe('simulateMention', () => {
       sent: ['You said: @echo hi'],
       streams: [],
       statuses: ['thinking…', ''],
+      edits: [],
     });
+  });
+
+  it('records edits of a reply, checked like a live one', async () => {
+    const result = await simulateMention(async (_mention, reply) => {
+      const first = await reply.send('Working on it…');
+      const edited = await reply.edit(first, ' Done: 42 ');
+      expect(edited).toMatchObject({ message_id: first.message_id, content: 'Done: 42' });
+      expect(edited.edited_at).toBeDefined();
+      await expect(reply.edit(first, '  ')).rejects.toMatchObject({ code: 'invalid_reply' });
+    });
+    expect(result).toEqual({ sent: ['Working on it…'], streams: [], statuses: [], edits: [{ message_id: 'message_simulated_1', content: 'Done: 42' }] });
   });
 
   it('records the text of each ended stream; a stream never ended is not stored', async () => {
@@ -28,7 +40,7 @@ describe('simulateMention', () => {
       expect(message).toMatchObject({ content: 'one, two', chat_id: 'chat_test', is_agent: true });
       await reply.send(' trimmed ');
     });
-    expect(result).toEqual({ sent: ['trimmed'], streams: ['one, two'], statuses: [] });
+    expect(result).toEqual({ sent: ['trimmed'], streams: ['one, two'], statuses: [], edits: [] });
   });
 
   it('fills the mention with defaults and keeps the fields given', async () => {
@@ -56,7 +68,7 @@ describe('simulateMention', () => {
       await reply.send('partial');
       throw new Error('boom');
     });
-    expect(result).toEqual({ sent: ['partial'], streams: [], statuses: [], error: new Error('boom') });
+    expect(result).toEqual({ sent: ['partial'], streams: [], statuses: [], edits: [], error: new Error('boom') });
   });
 
   it('applies the same checks as a live reply', async () => {
