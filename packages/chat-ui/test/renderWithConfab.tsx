@@ -20,12 +20,14 @@ export interface ConfabRenderOptions {
   components?: Partial<ConfabComponents>;
   /** The provider's `documentTitle` (screens may set the page title); default false. */
   documentTitle?: boolean;
+  /** A socket for the realtime connection (test/fakeSocket.ts), which the test then connects. */
+  WebSocket?: unknown;
 }
 
 /** A real ConfabClient over the fake backend, so screens run through the real client and SDK. */
-export function createTestClient(backend: FakeBackend): ConfabClient {
-  // No socket in jsdom tests: realtime parts are driven through the store.
-  return new ConfabClient({ baseUrl: 'http://confab.test', fetch: backend.fetch, realtime: { autoConnect: false } });
+export function createTestClient(backend: FakeBackend, WebSocket?: unknown): ConfabClient {
+  // No socket in jsdom tests unless given one: realtime parts are driven through the store.
+  return new ConfabClient({ baseUrl: 'http://confab.test', fetch: backend.fetch, realtime: { autoConnect: false, WebSocket: WebSocket as typeof globalThis.WebSocket | undefined } });
 }
 
 /**
@@ -34,7 +36,7 @@ export function createTestClient(backend: FakeBackend): ConfabClient {
  */
 export function renderWithConfab(ui: ReactElement, options: ConfabRenderOptions = {}): ConfabRenderResult {
   const backend = options.backend ?? createFakeBackend();
-  const client = createTestClient(backend);
+  const client = createTestClient(backend, options.WebSocket);
   const navigate = vi.fn<NavigateFunction>();
   const user = userEvent.setup({
     // No pause between keystrokes: the screens do not debounce, and the suite runs much faster.

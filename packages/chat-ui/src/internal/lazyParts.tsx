@@ -6,11 +6,11 @@ import { ComponentsContext } from '../provider/ComponentsContext';
 
 /*
  * Parts of the chat page that a chat does not show when it opens (the files panel, the Create a
- * Drop modal, chart and search-result bodies, the upload zone) load on demand, so the first visit
- * to a chat downloads less. Each is a separate chunk (Vite or the host's bundler splits at the
- * dynamic import; tsup keeps the split in the published build). What opens a part calls its
- * `preload` on intent (pointer over or focus on the button), so the code is usually there by the
- * time of the click.
+ * Drop modal, chart and search-result bodies, the upload zone, a message's editor and delete
+ * question) load on demand, so the first visit to a chat downloads less. Each is a separate chunk
+ * (Vite or the host's bundler splits at the dynamic import; tsup keeps the split in the published
+ * build). What opens a part calls its `preload` on intent (pointer over or focus on the button),
+ * so the code is usually there by the time of the click.
  */
 
 /** A component whose code loads the first time it renders or is preloaded. */
@@ -97,6 +97,10 @@ export const LazySearchResultsCard = lazyPart(
 export const LazyUploadZone = lazyPart(
   () => import('../components/MessageInput/UploadZone'),
   (module) => module.UploadZone,
+);
+export const LazyMessageActionPanel = lazyPart(
+  () => import('../components/Message/MessageActionPanel'),
+  (module) => module.MessageActionPanel,
 );
 
 export interface LazyBoundaryProps {

@@ -106,6 +106,8 @@ describe('the client interface', () => {
         closeChat: (chatId) => base.messages.closeChat(chatId),
         loadOlder: (chatId) => base.messages.loadOlder(chatId),
         retry: (clientId) => base.messages.retry(clientId),
+        edit: (messageId, content) => base.messages.edit(messageId, content),
+        remove: (messageId) => base.messages.remove(messageId),
         send: (chatId, content) => {
           sent.push(content);
           return base.messages.send(chatId, content);

@@ -1,9 +1,11 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { action } from 'storybook/actions';
-import { expect, within } from 'storybook/test';
+import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { clientMessage, searchResultsData } from '../../testing/builders';
 import { Message } from './Message';
 import { longNames, narrow, rtlText, withRtl } from '../../storybook/storyStates';
+import { storyUserRecord } from '../../storybook/storyClient';
+import { withConfab } from '../../storybook/withConfab';
 
 const now = Date.parse('2026-01-05T12:30:00Z');
 
@@ -123,3 +125,97 @@ export const MixedDirection: Story = {
 };
 
 export const Narrow: Story = { ...narrow, tags: ['narrow'], args: { message: clientMessage({ content: `${longNames.word} ${rtlText.message}`, author_name: longNames.person }, { minutesAgo: 3, now }) } };
+
+/** Edited after it was sent: '(edited)' after the time, the exact time of the edit on hover. */
+export const Edited: Story = {
+  args: { message: clientMessage({ content: 'Shall we ship on Monday instead?', edited_at: new Date(now - 2 * 60_000).toISOString() }, { minutesAgo: 5, now }) },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByTitle(/^Edited Jan \d+, 2026 at /)).toHaveTextContent('(edited)');
+  },
+};
+
+/**
+ * Presses Edit or Delete as a person does: the bar takes clicks only once shown, which the
+ * pointer on the message does in a browser (and focus does here).
+ */
+async function pressAction(canvasElement: HTMLElement, name: 'Edit' | 'Delete') {
+  const button = within(canvasElement).getByRole('button', { name });
+  button.focus();
+  await userEvent.click(button);
+}
+
+/** Alice's own message as she sees it: Edit and Delete over its corner (shown here by focusing Edit, as Tab does). */
+const ownMessage = clientMessage(
+  { content: 'I will write the release notes tonight.', author_id: storyUserRecord.id, author_name: storyUserRecord.name, author_username: storyUserRecord.username },
+  { minutesAgo: 4, now },
+);
+
+export const ActionsOnOwnMessage: Story = {
+  args: { message: ownMessage, canEdit: true, canDelete: true },
+  decorators: [withConfab({ signedIn: true })],
+  play: async ({ canvasElement }) => {
+    const edit = within(canvasElement).getByRole('button', { name: 'Edit' });
+    edit.focus();
+    await waitFor(() => expect(getComputedStyle(canvasElement.querySelector('.cf-message__actions')!).opacity).toBe('1'));
+  },
+};
+
+/** An admin of the chat on Bob's message: Delete only (only the author edits). */
+export const ActionsForAdmin: Story = {
+  args: { message: clientMessage({ content: 'Buy my crypto course!!!' }, { minutesAgo: 4, now }), canDelete: true },
+  decorators: [withConfab({ signedIn: true })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    canvas.getByRole('button', { name: 'Delete' }).focus();
+    await expect(canvas.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
+  },
+};
+
+/** Edit pressed: the text in place of the body, with Save and Cancel. */
+export const Editing: Story = {
+  args: { message: ownMessage, canEdit: true, canDelete: true },
+  decorators: [withConfab({ signedIn: true })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await pressAction(canvasElement, 'Edit');
+    await waitFor(() => expect(canvas.getByRole('textbox', { name: 'Edit message' })).toHaveFocus());
+  },
+};
+
+/** The editor refusing an empty text, with the client's message. */
+export const EditingEmpty: Story = {
+  args: { message: ownMessage, canEdit: true, canDelete: true },
+  decorators: [withConfab({ signedIn: true })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await pressAction(canvasElement, 'Edit');
+    const field = await canvas.findByRole('textbox', { name: 'Edit message' });
+    await userEvent.clear(field);
+    await userEvent.click(canvas.getByRole('button', { name: 'Save' }));
+    await expect(await canvas.findByRole('alert')).toHaveTextContent('Please enter a message');
+  },
+};
+
+/** Delete pressed on one's own message: the question, Cancel focused. */
+export const ConfirmingDelete: Story = {
+  args: { message: ownMessage, canEdit: true, canDelete: true },
+  decorators: [withConfab({ signedIn: true })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await pressAction(canvasElement, 'Delete');
+    const question = await canvas.findByRole('group', { name: 'Delete this message? This cannot be undone.' });
+    await waitFor(() => expect(within(question).getByRole('button', { name: 'Cancel' })).toHaveFocus());
+  },
+};
+
+/** An admin deleting Bob's message: the question says whose it is. */
+export const ConfirmingDeleteAsAdmin: Story = {
+  args: { message: clientMessage({ content: 'Buy my crypto course!!!' }, { minutesAgo: 4, now }), canDelete: true },
+  decorators: [withConfab({ signedIn: true })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await pressAction(canvasElement, 'Delete');
+    const question = await canvas.findByRole('group', { name: 'Delete this message? This cannot be undone.' });
+    await expect(question).toHaveAccessibleDescription('It is Bob Builder’s message: you can delete it as an admin of this chat.');
+  },
+};

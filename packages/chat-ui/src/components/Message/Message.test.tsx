@@ -5,6 +5,7 @@ import { agentAvatarColor, avatarColor, type ChartMessage as ChartData } from '@
 import { renderWithConfab } from '../../../test/renderWithConfab';
 import { clientMessage, searchResultsData } from '../../testing/builders';
 import { createFakeBackend } from '@confab/client/testing/fakeBackend';
+import { exactDateTime } from './EditedMark';
 import { Message } from './Message';
 
 const now = Date.parse('2026-01-05T12:30:00Z');
@@ -83,6 +84,52 @@ describe('Message', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('Failed to send.');
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(onRetry).toHaveBeenCalledWith('local-1');
+  });
+
+  it("marks an edited message '(edited)', with the exact time of the edit on hover and for screen readers", () => {
+    // 14:05 in the viewer's time zone, whatever it is.
+    const editedAt = new Date(2026, 0, 5, 14, 5).toISOString();
+    const message = clientMessage({ content: 'Shall we ship on Friday?', edited_at: editedAt }, { minutesAgo: 5, now });
+    render(<Message message={message} now={now} />);
+    const article = screen.getByRole('article', { name: 'Bob Builder' });
+    const mark = within(article).getByTitle('Edited Jan 5, 2026 at 2:05 PM');
+    expect(mark).toHaveTextContent('(edited)');
+    // Read in place of the bare mark, after the time.
+    expect(within(mark).getByText('(edited)')).toHaveAttribute('aria-hidden', 'true');
+    expect(within(mark).getByText('Edited Jan 5, 2026 at 2:05 PM')).toHaveClass('cf-visually-hidden');
+    expect(article.querySelector('.cf-message__meta')).toHaveTextContent(/5m ago.*\(edited\)/);
+  });
+
+  it('shows no edited mark on a message never edited', () => {
+    render(<Message message={clientMessage({ content: 'First try' }, { now })} now={now} />);
+    expect(screen.queryByText('(edited)')).not.toBeInTheDocument();
+  });
+
+  it('spells the exact time as the time labels spell the day, in English and Chinese', () => {
+    expect(exactDateTime(new Date(2026, 0, 5, 9, 7).toISOString())).toBe('Jan 5, 2026 at 9:07 AM');
+    expect(exactDateTime(new Date(2025, 11, 31, 0, 30).toISOString())).toBe('Dec 31, 2025 at 12:30 AM');
+    expect(exactDateTime(new Date(2026, 0, 5, 12, 0).toISOString())).toBe('Jan 5, 2026 at 12:00 PM');
+    expect(exactDateTime(new Date(2026, 0, 5, 9, 7).toISOString(), 'zh')).toBe('2026年1月5日 9:07');
+    // The server's format (a space before the time) and nonsense.
+    expect(exactDateTime('2026-01-05 12:00:00.000Z')).toMatch(/^Jan 5, 2026 at \d{1,2}:00 [AP]M$/);
+    expect(exactDateTime('not a date')).toBe('');
+  });
+
+  it('offers no actions unless told to (the message list decides who may do what)', () => {
+    render(<Message message={clientMessage({ content: 'Mine' }, { now })} now={now} />);
+    expect(screen.queryByRole('group', { name: 'Message actions' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
+  });
+
+  it('offers Edit and Delete as told, in a group reached with Tab', async () => {
+    const user = userEvent.setup();
+    const { rerender } = render(<Message message={clientMessage({ content: 'Mine' }, { now })} now={now} canEdit canDelete />);
+    const actions = screen.getByRole('group', { name: 'Message actions' });
+    expect(within(actions).getAllByRole('button').map((button) => button.textContent)).toEqual(['Edit', 'Delete']);
+    await user.tab();
+    expect(within(actions).getByRole('button', { name: 'Edit' })).toHaveFocus();
+    rerender(<Message message={clientMessage({ content: 'Theirs' }, { now })} now={now} canDelete />);
+    expect(within(screen.getByRole('group', { name: 'Message actions' })).getAllByRole('button').map((button) => button.textContent)).toEqual(['Delete']);
   });
 
   it('marks the search text', () => {

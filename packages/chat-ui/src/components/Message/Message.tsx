@@ -1,10 +1,12 @@
-import { memo, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { avatarColor, type TimeAgoLocale } from '@confab/client';
 import { renderContent, type ClientMessage } from '../../internal/chatClient';
-import { LazyChartMessage, LazyMessagePart, LazySearchResultsCard } from '../../internal/lazyParts';
+import { LazyChartMessage, LazyMessageActionPanel, LazyMessagePart, LazySearchResultsCard } from '../../internal/lazyParts';
 import { ProxiedHtml } from '../../internal/ProxiedHtml';
 import { useNow } from '../../internal/useNow';
 import type { SearchResultsCardProps } from '../SearchResultsCard/SearchResultsCard';
+import { EditedMark } from './EditedMark';
+import { MessageActions, type MessageAction } from './MessageActions';
 import { TimeAgo } from './TimeAgo';
 
 export interface MessageProps {
@@ -17,6 +19,17 @@ export interface MessageProps {
   highlight?: string | undefined;
   /** Called with the client_id when 'Retry' is pressed on a failed message. */
   onRetry?: ((clientId: string) => void) | undefined;
+  /**
+   * Offer Edit: the text is changed in place through client.messages.edit. MessageList offers it
+   * on the signed-in person's own sent messages. Needs a ConfabProvider. Default false.
+   */
+  canEdit?: boolean | undefined;
+  /**
+   * Offer Delete: after a confirmation, client.messages.remove. MessageList offers it on the
+   * person's own sent messages, and on every sent one to an admin of the chat. Needs a
+   * ConfabProvider. Default false.
+   */
+  canDelete?: boolean | undefined;
 }
 
 /** Wraps every case-insensitive occurrence of `query` in <mark>. */
@@ -39,18 +52,27 @@ export function highlightText(text: string, query: string | undefined): ReactNod
 
 /**
  * One message: avatar (colour from the author id, green for agents), author, 'Agent' mark,
- * time-ago, and the body as renderMessageContent gives it (sanitised HTML, a search-results card,
- * a chart, or text). Pending messages say 'Sending...'; failed ones offer 'Retry'; an agent's streamed
- * reply grows in place with a 'typing...' mark (and aria-busy) until its final text replaces it.
+ * time-ago, '(edited)' once edited, and the body as renderMessageContent gives it (sanitised HTML,
+ * a search-results card, a chart, or text). Pending messages say 'Sending...'; failed ones offer
+ * 'Retry'; an agent's streamed reply grows in place with a 'typing...' mark (and aria-busy) until
+ * its final text replaces it. With `canEdit` or `canDelete`, Edit and Delete show on hover and
+ * focus: Edit puts an editor in place of the body, Delete asks first; Escape leaves either.
  */
-export const Message = memo(function Message({ message, locale = 'en', now, highlight, onRetry }: MessageProps) {
+export const Message = memo(function Message({ message, locale = 'en', now, highlight, onRetry, canEdit = false, canDelete = false }: MessageProps) {
   const rendered = useMemo(() => renderContent(message.content), [message.content]);
   const author = message.author_name || message.author_username || 'Unknown';
   const status = message.status ?? 'sent';
+  const [action, setAction] = useState<MessageAction | null>(null);
+  const close = useCallback(() => setAction(null), []);
+  // Open only while still allowed (someone no longer an admin loses the question on others' messages).
+  const panel = action !== null && (action === 'edit' ? canEdit : canDelete) ? action : null;
   let body: ReactNode;
   // Search results and charts load their code on demand (few chats show them), in a box about
-  // their height meanwhile, so the list barely moves when they arrive.
-  if (rendered.kind === 'search_results') {
+  // their height meanwhile, so the list barely moves when they arrive; so do the editor (in place
+  // of the body) and the delete question, which few visits open.
+  if (panel === 'edit') {
+    body = null;
+  } else if (rendered.kind === 'search_results') {
     body = (
       <LazyMessagePart className="cf-search-card" minHeight={160} loadingLabel="Loading search results..." failedLabel="These search results could not be shown.">
         <TickingSearchResults data={rendered.data} locale={locale} now={now} />
@@ -82,8 +104,14 @@ export const Message = memo(function Message({ message, locale = 'en', now, high
           <span className="cf-message__author">{author}</span>
           {message.is_agent ? <span className="cf-badge cf-badge--agent">Agent</span> : null}
           <TimeAgo className="cf-message__time" date={message.created_at} locale={locale} now={now} />
+          {message.edited_at ? <EditedMark date={message.edited_at} locale={locale} /> : null}
         </div>
         {body}
+        {panel !== null ? (
+          <LazyMessagePart className="cf-message-panel" minHeight={96} loadingLabel="Loading..." failedLabel="This could not be loaded.">
+            <LazyMessageActionPanel.Component action={panel} message={message} onDone={close} />
+          </LazyMessagePart>
+        ) : null}
         {status === 'streaming' ? (
           <p className="cf-message__status cf-message__status--streaming">
             <span className="cf-typing" aria-hidden="true">
@@ -108,6 +136,7 @@ export const Message = memo(function Message({ message, locale = 'en', now, high
           </p>
         ) : null}
       </div>
+      {canEdit || canDelete ? <MessageActions canEdit={canEdit} canDelete={canDelete} hidden={panel !== null} onAction={setAction} /> : null}
     </article>
   );
 });

@@ -7,6 +7,8 @@ import { clientMessage, messageHistory, searchResultsData } from '../../testing/
 import type { ClientMessage } from '../../internal/chatClient';
 import { MessageList, type MessageListProps } from './MessageList';
 import { longNames, narrow, rtlText, withRtl } from '../../storybook/storyStates';
+import { storyChats } from '../../storybook/storyData';
+import { storyUserRecord } from '../../storybook/storyClient';
 
 const now = Date.parse('2026-01-05T12:30:00Z');
 
@@ -154,3 +156,33 @@ export const LongNames: Story = {
 };
 
 export const Narrow: Story = { ...narrow, tags: ['narrow'], args: { messages: messageHistory(12, 'chat00000000001', now) } };
+
+const alice = { author_id: storyUserRecord.id, author_name: storyUserRecord.name, author_username: storyUserRecord.username };
+
+/**
+ * Alice, an admin of the chat, with the pointer or the focus on messages: Edit and Delete on her
+ * own, Delete on Bob's and the agent's. Her second message was edited; the one deleted between
+ * is not shown.
+ */
+export const EditsAndDeletions: Story = {
+  args: {
+    messages: [
+      ...messageHistory(3, 'chat00000000001', now),
+      clientMessage({ ...alice, content: 'Release notes are in the doc.', seq: 4, message_id: 'm4' }, { minutesAgo: 3, now }),
+      clientMessage({ content: '', seq: 5, message_id: 'm5', deleted_at: new Date(now - 60_000).toISOString() }, { minutesAgo: 2, now }),
+      clientMessage({ ...alice, content: 'Shipping on Monday, not Friday.', seq: 6, message_id: 'm6', edited_at: new Date(now - 30_000).toISOString() }, { minutesAgo: 1, now }),
+    ],
+  },
+  decorators: [withConfab({ signedIn: true, state: { currentChat: storyChats[0] } })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const articles = await canvas.findAllByRole('article', { name: 'Alice Liddell' });
+    await expect(articles).toHaveLength(2);
+    await expect(within(articles[1]!).getByText('(edited)')).toBeVisible();
+    within(articles[1]!).getByRole('button', { name: 'Edit' }).focus();
+    const bobs = canvas.getByRole('article', { name: 'Bob Builder' });
+    await expect(within(bobs).queryByRole('button', { name: 'Edit' })).not.toBeInTheDocument();
+    await expect(within(bobs).getByRole('button', { name: 'Delete' })).toBeInTheDocument();
+    await expect(canvas.queryByRole('article', { name: 'Carol' })).toBeInTheDocument();
+  },
+};

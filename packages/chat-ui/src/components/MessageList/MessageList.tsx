@@ -9,8 +9,9 @@ import { Message as DefaultMessage } from '../Message/Message';
 import { MessageListEmpty } from './MessageListEmpty';
 import { MessageListJumps } from './MessageListJumps';
 import { NewMessagesDivider } from './NewMessagesDivider';
+import { messageActions } from './messageActions';
 import { keyOf, matches, rowsOf } from './rows';
-import { newMessagesPlace } from './unread';
+import { newMessagesPlace, readThrough } from './unread';
 import { useListView } from './useListView';
 
 export interface MessageListProps {
@@ -60,6 +61,7 @@ const dividerMarginPx = 16;
 const initialViewportPx = 600;
 
 const selectUserId = (state: ClientState) => state.user?.id ?? null;
+const selectAdminOfChat = (state: ClientState) => (state.isCurrentUserAdmin ? (state.currentChat?.id ?? null) : null);
 
 const noNotices: readonly AgentNoticeData[] = [];
 
@@ -69,7 +71,8 @@ const noNotices: readonly AgentNoticeData[] = [];
  * new messages keep the view at the bottom when it already was there. With `lastReadSeq`, a 'New
  * messages' divider marks where the unread messages start; 'Jump to first unread' and 'Jump to
  * latest' float over the list while the divider is above the view or the view is away from the
- * bottom.
+ * bottom. Deleted messages are not shown; the signed-in person may edit their own messages and
+ * delete them (any message, as an admin of the open chat).
  */
 export function MessageList({
   messages,
@@ -90,9 +93,13 @@ export function MessageList({
   const scrollRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLDivElement>(null);
   const userId = useConfabStore(selectUserId);
+  const adminOfChat = useConfabStore(selectAdminOfChat);
   const needle = filter.trim().toLowerCase();
-  const hasRows = messages.length > 0;
-  const items = useMemo(() => (needle === '' ? messages : messages.filter((message) => matches(message, needle))), [messages, needle]);
+  // A deleted message keeps its place (its seq) in the store, emptied, and is not shown. A reply
+  // to one will show 'This message was deleted' in its stead, once messages have replies.
+  const shown = useMemo(() => messages.filter((message) => !message.deleted_at), [messages]);
+  const hasRows = shown.length > 0;
+  const items = useMemo(() => (needle === '' ? shown : shown.filter((message) => matches(message, needle))), [shown, needle]);
   const rows = useMemo(() => rowsOf(items, notices, needle !== ''), [items, notices, needle]);
   // Not while searching: the rows between are hidden.
   const { dividerRow, startsInOlder } = useMemo(
@@ -131,7 +138,7 @@ export function MessageList({
     dividerRow,
     filtering: needle !== '',
     startOf,
-    onMessagesSeen,
+    onMessagesSeen: onMessagesSeen && ((seq) => onMessagesSeen(readThrough(seq, shown, messages))),
     bottomSlackPx: stickThresholdPx,
     fallbackViewportPx: initialViewportPx,
   });
@@ -225,7 +232,7 @@ export function MessageList({
     if (element && element.clientHeight > 0 && element.scrollHeight <= element.clientHeight) requestOlder();
   }, [rows, hasOlder, requestOlder]);
 
-  if (messages.length === 0) {
+  if (!hasRows) {
     return loading ? (
       <div className="cf-message-list cf-message-list--loading" role="status">
         <Spinner size={28} />
@@ -265,7 +272,14 @@ export function MessageList({
                 {row.kind === 'notice' ? (
                   <AgentNotice notice={row.notice} />
                 ) : (
-                  <Message message={row.message} locale={locale} now={now} highlight={needle === '' ? undefined : filter} onRetry={onRetry} />
+                  <Message
+                    message={row.message}
+                    locale={locale}
+                    now={now}
+                    highlight={needle === '' ? undefined : filter}
+                    onRetry={onRetry}
+                    {...messageActions(row.message, { userId, adminOfChat })}
+                  />
                 )}
               </div>
             );

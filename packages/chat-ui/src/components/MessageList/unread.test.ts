@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clientMessage, messageHistory } from '../../testing/builders';
 import { rowsOf } from './rows';
-import { firstNewIndex, highestSeqInView, newMessagesPlace, rowAt } from './unread';
+import { firstNewIndex, highestSeqInView, newMessagesPlace, readThrough, rowAt } from './unread';
 
 describe('firstNewIndex', () => {
   const history = messageHistory(6, 'c1');
@@ -54,5 +54,24 @@ describe('rows in view', () => {
     expect(view(900, 1500)).toBe(10);
     // A row taller than the view counts once it fills it.
     expect(highestSeqInView(rows, (index) => index * 1000, 1100, 1900)).toBe(2);
+  });
+});
+
+describe('readThrough', () => {
+  const history = messageHistory(6, 'c1');
+  const deleted = (message: (typeof history)[number]) => ({ ...message, content: '', deleted_at: '2026-01-05 12:00:00.000Z' });
+
+  it('reads the deleted messages after the last one shown along with it', () => {
+    const all = [...history.slice(0, 4), deleted(history[4]!), deleted(history[5]!)];
+    const shown = history.slice(0, 4);
+    expect(readThrough(4, shown, all)).toBe(6);
+    // Any other message reads only itself: the deleted ones between are below it anyway.
+    expect(readThrough(3, shown, all)).toBe(3);
+  });
+
+  it('reads only itself when nothing after it was deleted, pending messages aside', () => {
+    const pending = clientMessage({ content: 'Sending', seq: null, status: 'pending' });
+    expect(readThrough(6, history, [...history, pending])).toBe(6);
+    expect(readThrough(6, [...history, pending], [...history, pending])).toBe(6);
   });
 });

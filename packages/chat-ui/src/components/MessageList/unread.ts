@@ -61,3 +61,13 @@ export function highestSeqInView(rows: readonly Row[], startOf: (index: number) 
   }
   return highest;
 }
+
+/**
+ * What seeing the message `seq` reads, `shown` being the messages listed and `all` the chat's:
+ * deleted messages after the last one listed are never on screen, so seeing that one reads them
+ * too (a chat whose latest message was deleted would stay unread otherwise).
+ */
+export function readThrough(seq: number, shown: readonly ClientMessage[], all: readonly ClientMessage[]): number {
+  const last = all.at(-1)?.seq ?? null;
+  return last !== null && seq === shown.at(-1)?.seq ? Math.max(seq, last) : seq;
+}

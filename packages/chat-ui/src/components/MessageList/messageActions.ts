@@ -1,0 +1,22 @@
+import type { ClientMessage } from '../../internal/chatClient';
+
+/** Who is looking: the signed-in person, and the chat they administer (the open one, if they do). */
+export interface Viewer {
+  userId: string | null;
+  adminOfChat: string | null;
+}
+
+/**
+ * What `viewer` may do with `message`, as the server allows it: the author edits their own
+ * message, the author or an admin of the chat deletes it. Only a stored message (sent, with its
+ * seq) can be changed, not one still pending, failed or streaming; an agent's message is never
+ * edited here (agents edit theirs through the SDK).
+ */
+export function messageActions(message: ClientMessage, viewer: Viewer): { canEdit: boolean; canDelete: boolean } {
+  const stored = message.status === 'sent' && message.seq !== null && !message.deleted_at;
+  const own = viewer.userId !== null && message.author_id === viewer.userId;
+  return {
+    canEdit: stored && own && !message.is_agent,
+    canDelete: stored && (own || message.chat_id === viewer.adminOfChat),
+  };
+}
