@@ -3,10 +3,9 @@
  * keyboard and Bob sees it "(edited)" live; Ann deletes a message and it leaves Bob's chat; Bob,
  * no admin, is offered neither on Ann's messages; a reload shows the same.
  */
-import PocketBase from 'pocketbase';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { describeBrowser, newAccount, startStack, type Stack } from './harness';
+import { accountOverApi, describeBrowser, startStack, type Stack } from './harness';
 
 describeBrowser('edits and deletions between two people', () => {
   let stack: Stack;
@@ -17,13 +16,7 @@ describeBrowser('edits and deletions between two people', () => {
     await stack?.stop();
   });
 
-  async function signUp(prefix: string) {
-    const account = newAccount(prefix);
-    const pb = new PocketBase(stack.baseUrl);
-    const record = await pb.collection('users').create({ ...account, passwordConfirm: account.password });
-    await pb.collection('users').authWithPassword(account.username, account.password);
-    return { account, id: record.id, pb };
-  }
+  const signUp = (prefix: string) => accountOverApi(stack, prefix);
 
   async function say(page: Page, text: string) {
     const input = page.getByLabel('Message', { exact: true });

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import PocketBase from 'pocketbase';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { describe } from 'vitest';
 import { startServer, type ConfabServer, type ServerOptions } from '@confab/server';
@@ -164,6 +165,15 @@ export function newAccount(prefix = 'user') {
     email: `${prefix}.${suffix}@example.com`,
     password: 'correct horse 1',
   };
+}
+
+/** A fresh account made through the record API, and a PocketBase client signed in as it (for setup and checks beside the browser). */
+export async function accountOverApi(stack: Stack, prefix: string) {
+  const account = newAccount(prefix);
+  const pb = new PocketBase(stack.baseUrl);
+  const record = await pb.collection('users').create({ ...account, passwordConfirm: account.password });
+  await pb.collection('users').authWithPassword(account.username, account.password);
+  return { account, id: record.id, pb };
 }
 
 /** axe-core's browser bundle, injected into pages by expectNoSeriousAxeViolations. */

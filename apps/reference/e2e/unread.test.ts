@@ -3,10 +3,9 @@
  * Plan turn bold with its count (and the mention), opens it at the "New messages" divider, and
  * reading it there clears the count in his other tab too; a reload keeps what is unread.
  */
-import PocketBase from 'pocketbase';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { describeBrowser, newAccount, startStack, type Stack } from './harness';
+import { accountOverApi, describeBrowser, startStack, type Stack } from './harness';
 
 describeBrowser('unread state between two people', () => {
   let stack: Stack;
@@ -17,13 +16,7 @@ describeBrowser('unread state between two people', () => {
     await stack?.stop();
   });
 
-  async function signUp(prefix: string) {
-    const account = newAccount(prefix);
-    const pb = new PocketBase(stack.baseUrl);
-    const record = await pb.collection('users').create({ ...account, passwordConfirm: account.password });
-    await pb.collection('users').authWithPassword(account.username, account.password);
-    return { account, id: record.id, pb };
-  }
+  const signUp = (prefix: string) => accountOverApi(stack, prefix);
 
   /** The sidebar link of a chat, found by its accessible name (which carries the counts). */
   const chatLink = (page: Page, name: string | RegExp) => page.getByRole('navigation').getByRole('link', { name });
