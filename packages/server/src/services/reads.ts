@@ -29,24 +29,17 @@ const isPerson = (type: string) => !(agentTypes as readonly string[]).includes(t
 export class ReadsService {
   constructor(private readonly context: ServiceContext) {}
 
-  /** The person's state of a chat they take part in; 404 otherwise, as the chat's own view rule answers. */
-  async stateOf(userId: string, chatId: string): Promise<ChatReadState> {
-    const state = (await this.context.store.chats.isParticipant(chatId, userId)) ? await this.context.store.reads.stateOf(userId, chatId) : undefined;
-    if (state === undefined) throw recordErrors.notFound();
-    return { chat_id: chatId, ...state };
-  }
-
   /** Moves the person's position forward to `seq` (capped at the newest message) and tells all their sessions. */
   async markRead(user: Pick<UserRow, 'id'>, chatId: string, seq: unknown): Promise<ChatReadState> {
     if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) throw refused(readStateRefusals.seq);
-    await this.stateOf(user.id, chatId);
+    await this.requireParticipant(user.id, chatId);
     await this.context.store.reads.markRead(chatId, user.id, seq, this.now());
     return this.announce(user.id, chatId);
   }
 
   async setMuted(user: Pick<UserRow, 'id'>, chatId: string, muted: unknown): Promise<ChatReadState> {
     if (typeof muted !== 'boolean') throw refused(readStateRefusals.muted);
-    await this.stateOf(user.id, chatId);
+    await this.requireParticipant(user.id, chatId);
     await this.context.store.reads.setMuted(chatId, user.id, muted, this.now());
     return this.announce(user.id, chatId);
   }
@@ -81,8 +74,16 @@ export class ReadsService {
   }
 
   /** The person's state now, sent to every session of theirs as read_state, and answered. */
+  /** 404 unless the person takes part in the chat, as the chat's own view rule answers. */
+  private async requireParticipant(userId: string, chatId: string): Promise<void> {
+    if (!(await this.context.store.chats.isParticipant(chatId, userId))) throw recordErrors.notFound();
+  }
+
+  /** Called once the caller is known to take part (checked before a change, or the author of a stored message). */
   private async announce(userId: string, chatId: string): Promise<ChatReadState> {
-    const state = await this.stateOf(userId, chatId);
+    const counted = await this.context.store.reads.stateOf(userId, chatId);
+    if (counted === undefined) throw recordErrors.notFound();
+    const state: ChatReadState = { chat_id: chatId, ...counted };
     const frame: ReadStateFrame = { type: 'read_state', ...state };
     try {
       await this.context.bus.publish(userChannel(userId), { kind: 'frame', frame: JSON.stringify(frame) } satisfies UserFrameEvent);
