@@ -21,6 +21,7 @@ export type {
   ConfabUiFiles,
   ConfabUiAgents,
   ConfabUiDrops,
+  ConfabUiPresence,
 } from './provider/clientInterface';
 export { useConfabClient, useConfabStore, useNavigate } from './provider/hooks';
 export { useComponents, defaultComponents } from './provider/ComponentsContext';
@@ -128,6 +129,11 @@ export { AgentSearchBox } from './components/AgentSearchBox/AgentSearchBox';
 export type { AgentSearchBoxProps, PreselectedAgentState } from './components/AgentSearchBox/AgentSearchBox';
 export { AgentStatusBar } from './components/AgentStatusBar/AgentStatusBar';
 export type { AgentStatusBarProps } from './components/AgentStatusBar/AgentStatusBar';
+export { TypingIndicator, typingText } from './components/TypingIndicator/TypingIndicator';
+export type { TypingIndicatorProps } from './components/TypingIndicator/TypingIndicator';
+export { PeopleStrip } from './components/PeopleStrip/PeopleStrip';
+export type { PeopleStripPerson, PeopleStripProps } from './components/PeopleStrip/PeopleStrip';
+export { PresenceDot } from './components/PeopleStrip/PresenceDot';
 export { AgentNotice } from './components/AgentNotice/AgentNotice';
 export type { AgentNoticeProps } from './components/AgentNotice/AgentNotice';
 export { ChatFilesPanel, filterFiles } from './components/ChatFilesPanel/ChatFilesPanel';

@@ -79,6 +79,12 @@ export type {
 export { applyStreamDelta, streamPlaceholderId } from './agents/AgentActivity';
 export type { AgentView, AgentSearchHit, AgentType, AgentStatus, AgentRef, AgentNoticeReason } from './protocol';
 
+// Typing and presence
+export { PresenceService } from './presence/PresenceService';
+export type { PresenceOptions, PresenceServiceDependencies } from './presence/PresenceService';
+export type { Typist, ChatPresenceAnswer } from './protocol';
+export { typingLimits } from './protocol';
+
 // Drops
 export { DropsService } from './drops/DropsService';
 export type { DropsServiceDependencies, DropsPageOptions, DropListKind } from './drops/DropsService';

@@ -98,6 +98,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
   } catch (error) {
     await gateway.close();
     await agents.close();
+    await services.presence.close();
     await bus.close();
     await rateLimits.close();
     await database.close();
@@ -133,6 +134,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
       await drained;
       await agents.close();
       services.drops.close();
+      await services.presence.close();
       await bus.close();
       await rateLimits.close();
       await mail.close();

@@ -611,6 +611,12 @@ const cases: Case[] = [
       };
     },
   },
+  // ---- presence (docs/CONTRACTS.md, Typing and presence): participants only ----
+  {
+    route: 'GET chats/{chat}/presence',
+    expected: { guest: 401, participant: 200, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => call(world, role, 'GET', `/api/chats/${world.chatId}/presence`),
+  },
   // ---- drops (docs/CONTRACTS.md, Drops): every signed-in person reads; participants publish; author or chat admin deletes ----
   {
     route: 'POST drops (publish from {chat})',

@@ -132,4 +132,25 @@ describe.runIf(runnable)('two instances on one PostgreSQL and one Redis', () => 
     expect(await bobOnB.nextOfType('read_state')).toEqual({ type: 'read_state', chat_id: chat.id, last_read_seq: 1, unread_count: 0, mention_count: 0, muted: false });
     expect(await on(instanceB, bob).pb.collection('chats').getOne(chat.id)).toMatchObject({ unread_count: 0, last_read_seq: 1 });
   });
+
+  it('carries typing and presence across instances: who types on A is seen on B, who comes online on B is seen on A', async () => {
+    const ann = await register(instanceA);
+    const bob = await register(instanceA);
+    const chat = await createChat(ann, { participants: [bob.record.id] });
+    const annOnA = await socketOn(instanceA, ann);
+    const bobOnB = await socketOn(instanceB, bob);
+    expect(await annOnA.next((frame) => frame.type === 'presence' && frame['user_id'] === bob.record.id)).toEqual({ type: 'presence', user_id: bob.record.id, online: true });
+    const onlineOnA = await rawRequest(instanceA.url, 'GET', `/api/chats/${chat.id}/presence`, { token: ann.pb.authStore.token });
+    expect(new Set((onlineOnA.body as { online: string[] }).online)).toEqual(new Set([ann.record.id, bob.record.id]));
+    await annOnA.join(chat.id);
+    await bobOnB.join(chat.id);
+    annOnA.send({ type: 'typing', chat_id: chat.id });
+    expect(await bobOnB.nextOfType('typing')).toEqual({ type: 'typing', chat_id: chat.id, user_id: ann.record.id, username: ann.username, name: '' });
+    // A second socket of Bob's on A keeps him online when the one on B closes; the last one takes him offline.
+    const bobOnA = await socketOn(instanceA, bob);
+    await bobOnB.close();
+    expect(await annOnA.collect((frame) => frame.type === 'presence', 300)).toEqual([]);
+    await bobOnA.close();
+    expect(await annOnA.next((frame) => frame.type === 'presence' && frame['user_id'] === bob.record.id)).toEqual({ type: 'presence', user_id: bob.record.id, online: false });
+  });
 });

@@ -9,6 +9,7 @@ import type {
   FilesService,
   InvitationsService,
   MessagesService,
+  PresenceService,
   RealtimeConnection,
 } from '@confab/client';
 
@@ -46,6 +47,9 @@ export type ConfabUiChats = Pick<
 
 /** The open chat's messages: opened live, paged back, sent with optimistic updates, retried, edited and deleted. */
 export type ConfabUiMessages = Pick<MessagesService, 'open' | 'closeChat' | 'loadOlder' | 'send' | 'retry' | 'edit' | 'remove'>;
+
+/** Who types and who is online (docs/CONTRACTS.md, Typing and presence); their state lives in `store`. */
+export type ConfabUiPresence = Pick<PresenceService, 'typing' | 'loadChat'>;
 
 /** The live connection: connected by the shell when idle; file-change frames refresh Chat Files. */
 export type ConfabUiRealtime = Pick<RealtimeConnection, 'state' | 'connect' | 'on'>;
@@ -124,6 +128,8 @@ export interface ConfabUiClient {
   readonly files: ConfabUiFiles;
   readonly agents: ConfabUiAgents;
   readonly drops: ConfabUiDrops;
+  /** Optional, so host clients written before it still fit: without it nobody shows as typing or online. */
+  readonly presence?: ConfabUiPresence | undefined;
   /** The server's public configuration (its mail domain, among others). */
   loadConfig(): Promise<AppConfig>;
   login: ConfabClient['login'];

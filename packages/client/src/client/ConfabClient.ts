@@ -8,6 +8,7 @@ import { InvitationsService } from '../invitations/InvitationsService';
 import { ConfabError, confabErrorFromResponse, isFetchNetworkFailure, serverUnreachableError, toConfabError } from '../errors';
 import { FilesService } from '../files/FilesService';
 import { MessagesService } from '../messages/MessagesService';
+import { PresenceService, type PresenceOptions } from '../presence/PresenceService';
 import type { MessagesOptions } from '../messages/MessagesService';
 import { RealtimeConnection } from '../realtime/RealtimeConnection';
 import type { RealtimeOptions } from '../realtime/types';
@@ -31,6 +32,8 @@ export interface ConfabClientOptions {
   realtime?: RealtimeClientOptions | undefined;
   /** Send timeout and history page size of client.messages. */
   messages?: MessagesOptions | undefined;
+  /** Typing timings of client.presence (the wire's defaults: one frame per 3 s, cleared after 6 s). */
+  presence?: PresenceOptions | undefined;
   /**
    * The constructor client.files.upload() uses for upload progress. Defaults to the global
    * XMLHttpRequest (browsers) unless `fetch` is given: then uploads go through that fetch like
@@ -91,6 +94,8 @@ export class ConfabClient {
   readonly agents: AgentsService;
   /** Drops: the feed service, follow, create and delete, with the drops screens' state in client.drops.store. */
   readonly drops: DropsService;
+  /** Who is typing (store.typists) and who is online (store.onlineUserIds); typing(chatId) tells the others. */
+  readonly presence: PresenceService;
   private readonly fetchFunction: typeof fetch;
   private readonly autoConnect: boolean;
   private config: AppConfig | null = null;
@@ -150,6 +155,10 @@ export class ConfabClient {
     });
     this.agents = new AgentsService({ request, store: this.store, realtime: this.realtime });
     this.drops = new DropsService({ request, realtime: this.realtime, session: this.store });
+    this.presence = new PresenceService(
+      { store: this.store, realtime: this.realtime, request: (path) => request(path), currentUserId: () => this.store.getState().user?.id ?? null },
+      options.presence,
+    );
     this.pb.authStore.onChange(() => {
       this.syncUserFromAuthStore();
       // Signed out, possibly in another tab: the socket must not outlive the session.
@@ -318,6 +327,7 @@ export class ConfabClient {
 
   private disconnect(): void {
     this.messages.clear();
+    this.presence.clear();
     this.realtime.close();
   }
 

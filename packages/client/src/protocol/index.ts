@@ -11,10 +11,13 @@
 import type { ChatRecord } from '../types';
 import type { AgentClientFrame, AgentIdentity, AgentServerFrame } from './agents';
 import type { DropPublishedFrame } from './drops';
+import type { PresenceFrame, TypingFrame, TypingNoticeFrame } from './presence';
 
 export type * from './agents';
 export { agentLimits, agentNoticeTexts, apiKeyPrefix } from './agents';
 export type * from './drops';
+export type * from './presence';
+export { typingLimits } from './presence';
 export type { ChartMessage } from './charts';
 export { chartLimits } from './charts';
 export { dropLimits, reservedDropSlugs } from './drops';
@@ -108,7 +111,7 @@ export interface DeleteMessageFrame {
   message_id: string;
 }
 
-export type ClientFrame = EditMessageFrame | DeleteMessageFrame | AuthenticateWithTokenFrame | JoinChatFrame | LeaveChatFrame | SendMessageFrame | PingFrame | MarkReadFrame | AgentClientFrame;
+export type ClientFrame = EditMessageFrame | DeleteMessageFrame | AuthenticateWithTokenFrame | JoinChatFrame | LeaveChatFrame | SendMessageFrame | PingFrame | MarkReadFrame | TypingFrame | AgentClientFrame;
 
 // Server → client
 
@@ -299,7 +302,9 @@ export type ServerFrame =
   | PongFrame
   | ErrorFrame
   | AgentServerFrame
-  | DropPublishedFrame;
+  | DropPublishedFrame
+  | TypingNoticeFrame
+  | PresenceFrame;
 
 export type ClientFrameType = ClientFrame['type'];
 export type ServerFrameType = ServerFrame['type'];

@@ -1,6 +1,6 @@
 import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
-import type { PendingInvitation } from '../protocol';
+import type { PendingInvitation, Typist } from '../protocol';
 import { isChatAdmin } from '../records';
 import type { AgentNotice, AgentRecord, AgentStatusLine, ChatRecord, ClientMessage, UserRecord } from '../types';
 
@@ -47,6 +47,10 @@ export interface ClientState {
   invitationsLoading: boolean;
   /** The message of the last failed invitations load, null after a success. */
   invitationsError: string | null;
+  /** Who is typing, per chat id, in the order they started (client.presence; docs/CONTRACTS.md, Typing and presence). */
+  typists: Record<string, Typist[]>;
+  /** Ids of the people known to be online (client.presence): loaded per chat, then followed live. */
+  onlineUserIds: string[];
   sidebarOpen: boolean;
   /** Derived: the user is in currentChat's admins. Recomputed on every state change. */
   isCurrentUserAdmin: boolean;
@@ -94,6 +98,8 @@ export const initialClientState: ClientState = {
   invitations: [],
   invitationsLoading: false,
   invitationsError: null,
+  typists: {},
+  onlineUserIds: [],
   sidebarOpen: false,
   isCurrentUserAdmin: false,
 };

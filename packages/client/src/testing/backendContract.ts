@@ -308,6 +308,21 @@ export function backendContract(name: string, makeBackend: () => Promise<Contrac
       });
     });
 
+    describe('presence', () => {
+      it('answers who of a chat is online to its participants only (nobody here has a socket open)', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const eve = await signUp('eve');
+        const chatId = await chatOf(ann, 'Who is here', [bob]);
+        expect(await api('GET', `/api/chats/${chatId}/presence`, { as: bob })).toEqual({ status: 200, body: { chat_id: chatId, online: [] } });
+        expect(await api('GET', `/api/chats/${chatId}/presence`, { as: eve })).toEqual({ status: 404, body: { status: 404, message: 'Chat not found', data: {} } });
+        expect((await api('GET', `/api/chats/${chatId}/presence`)).status).toBe(401);
+        await bob.client.chats.list();
+        expect(await bob.client.presence.loadChat(chatId)).toEqual([]);
+        expect(bob.client.store.getState().onlineUserIds).toEqual([]);
+      });
+    });
+
     describe('messages', () => {
       it('posts messages in order and lists them newest first, a page at a time', async () => {
         const ann = await signUp('ann');

@@ -16,6 +16,7 @@ import { maxMessageLength } from '../protocol';
 import { extractMentions, stripUnsafeCharacters } from '../rules';
 import { callerId, collectionIds, errorResponse, json, nextRecordId, notFound, stamp } from './fakeHttp';
 import { buildFakeInvitation, createInvitationRoutes, type FakeInvitation, type FakeInvitationInput } from './fakeInvitations';
+import { createPresenceRoutes } from './fakePresence';
 
 export { errorResponse, json } from './fakeHttp';
 export type { FakeAgentInput } from './fakeAgents';
@@ -109,6 +110,8 @@ export interface FakeBackend {
   addDrop(input: FakeDropInput): WireDrop;
   /** A drop (by id or slug) as the user with this id reads it: their own is_liked and is_bookmarked. */
   dropSeenBy(userId: string, idOrSlug: string): WireDrop | undefined;
+  /** Ids of the people GET /api/chats/{id}/presence answers online (the fake has no sockets). */
+  online: Set<string>;
   /** Reset tokens that confirm-password-reset accepts. */
   resetTokens: Set<string>;
   /** Every request seen, as 'METHOD /path' plus its JSON body (multipart: the fields, files as File). */
@@ -180,6 +183,7 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
   const deleteOutcomes = new Map<string, number>();
   const fileTokens: string[] = [];
   const resetTokens = new Set<string>();
+  const online = new Set<string>();
   const requests: FakeBackend['requests'] = [];
   const overrides = new Map<string, FakeRoute>();
   let gate: Promise<void> | null = null;
@@ -237,6 +241,7 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
   const invitationRoutes = createInvitationRoutes({ users, chats, invitations });
   const agentRoutes = createAgentRoutes({ agents, agentKeys });
   const dropRoutes = createDropRoutes(dropData, chats);
+  const presenceRoutes = createPresenceRoutes({ users, chats, online });
 
   /** `form` is a multipart body, read as given: serialising it through Request would lose file names. */
   const handle = async (request: Request, form: FormData | null): Promise<Response> => {
@@ -258,7 +263,7 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
     }
     const handler = overrides.get(route) ?? routes[route];
     if (handler) return handler(request, body);
-    const recordResponse = records(request, url, body) ?? fileRoutes(request, url, body) ?? invitationRoutes(request, url, body) ?? agentRoutes(request, url, body) ?? dropRoutes(request, url, body);
+    const recordResponse = records(request, url, body) ?? fileRoutes(request, url, body) ?? invitationRoutes(request, url, body) ?? agentRoutes(request, url, body) ?? dropRoutes(request, url, body) ?? presenceRoutes(request, url);
     return recordResponse ?? errorResponse(404, "The requested resource wasn't found.");
   };
 
@@ -337,6 +342,7 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
       return drop === undefined ? undefined : dropSeenBy(dropData, userId, drop);
     },
     resetTokens,
+    online,
     requests,
     override: (route, handler) => overrides.set(route, handler),
     failNext: (status, message, data = {}) => {

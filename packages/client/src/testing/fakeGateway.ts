@@ -99,6 +99,19 @@ export async function startFakeGateway(): Promise<FakeGateway> {
         send(socket, { type: 'joined', chat_id: frame.chat_id, last_seq: messages.length });
         return;
       }
+      case 'typing': {
+        // The server's rule in small: only a joined socket's typing goes out, to the others' joined sockets.
+        if (joined.get(socket)?.has(frame.chat_id) !== true) {
+          send(socket, { type: 'error', code: 'not_a_participant', message: 'you are not a participant of this chat', ref: frame.chat_id });
+          return;
+        }
+        for (const [other, chats] of joined) {
+          if (chats.has(frame.chat_id) && authenticated.get(other) !== userId) {
+            send(other, { type: 'typing', chat_id: frame.chat_id, user_id: userId, username: userId, name: '' });
+          }
+        }
+        return;
+      }
       case 'leave_chat':
         joined.get(socket)?.delete(frame.chat_id);
         send(socket, { type: 'left', chat_id: frame.chat_id });

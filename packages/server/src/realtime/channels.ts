@@ -41,6 +41,8 @@ export interface ChatFrameEvent {
   kind: 'chat_frame';
   chat_id: string;
   frame: string;
+  /** Not sent to this user's sockets (a typing frame never goes back to the typist). */
+  skip_user_id?: string;
 }
 
 export type ChatEvent = MessageEvent | ChatFrameEvent;

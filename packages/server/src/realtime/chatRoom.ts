@@ -28,7 +28,10 @@ export class ChatRoom {
       if (isMessageEvent(payload)) this.receive(payload);
       else if (isChatFrameEvent(payload)) {
         const data = Buffer.from(payload.frame);
-        for (const connection of this.connections) connection.deliverOutOfSequence(this.chatId, data);
+        const skipped = payload.skip_user_id;
+        for (const connection of this.connections) {
+          if (skipped === undefined || connection.userId !== skipped) connection.deliverOutOfSequence(this.chatId, data);
+        }
       }
     });
   }

@@ -8,6 +8,8 @@ import { clientIdMaximum, messageContentMaximum, validateContent } from '../serv
 import { replaying, type Connection } from './connection';
 import { closeCodes, encodeFrame, errorFrame, replayLimit, type ClientFrame } from './protocol';
 import type { RoomRegistry } from './rooms';
+import { PresenceTracker } from './presenceTracker';
+import { TypingRelay } from './typing';
 import type { UserSessions } from './userSessions';
 
 type FrameOf<Type extends ClientFrame['type']> = Extract<ClientFrame, { type: Type }>;
@@ -29,6 +31,9 @@ function invalidMessageText(errors: FieldErrors): string {
 /** What each well-formed client frame does. Every refusal is an error frame, never silence. */
 export class FrameHandlers {
   readonly agentTransport: AgentSocketTransport;
+  /** People's sockets in the presence store (docs/CONTRACTS.md, Typing and presence). */
+  readonly presence: PresenceTracker;
+  private readonly typing: TypingRelay;
 
   constructor(
     private readonly services: Services,
@@ -38,6 +43,8 @@ export class FrameHandlers {
     private readonly onError: (error: unknown) => void,
   ) {
     this.agentTransport = new AgentSocketTransport(services, agents);
+    this.presence = new PresenceTracker(services.presence, onError);
+    this.typing = new TypingRelay(services);
   }
 
   async handle(connection: Connection, frame: ClientFrame): Promise<void> {
@@ -60,6 +67,8 @@ export class FrameHandlers {
           return await this.sendMessage(connection, connection.userId, frame);
         case 'mark_read':
           return await this.markRead(connection, connection.userId, frame);
+        case 'typing':
+          return await this.typing.handle(connection, connection.userId, frame);
         case 'edit_message':
         case 'delete_message':
           return await this.changeMessage(connection, connection.userId, frame);
@@ -90,6 +99,7 @@ export class FrameHandlers {
         clearTimeout(connection.authTimer);
         connection.authTimer = undefined;
         await this.sessions.add(user.id, connection);
+        this.presence.opened(connection, user.id);
       }
       connection.send(encodeFrame({ type: 'authSuccess', user_id: user.id }));
     })();
@@ -227,6 +237,8 @@ export class FrameHandlers {
       if (Object.keys(error.data).length > 0) return connection.send(errorFrame('invalid_message', invalidMessageText(error.data), ref));
       return connection.send(errorFrame('not_a_participant', 'you are not a participant of this chat', ref));
     }
+    // Others clear the author's typing line when the message arrives; the next keystroke may say so again.
+    this.typing.sent(userId, frame.chat_id);
     // Joined sockets get it from the room; a retry, or a sender that has not joined, gets it here.
     if (!posted.created || connection.joined?.has(frame.chat_id) !== true) connection.send(posted.frame);
   }

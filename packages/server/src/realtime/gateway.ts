@@ -134,7 +134,10 @@ export class Gateway {
     clearTimeout(connection.authTimer);
     this.sockets.delete(socket);
     for (const chatId of connection.joined?.keys() ?? []) this.rooms.leave(chatId, connection);
-    if (connection.userId !== undefined) this.sessions.remove(connection.userId, connection);
+    if (connection.userId !== undefined) {
+      this.sessions.remove(connection.userId, connection);
+      this.handlers.presence.closed(connection, connection.userId);
+    }
     if (connection.agentId !== undefined) {
       const agentId = connection.agentId;
       this.handlers.agentTransport.disconnected(agentId).catch((error: unknown) => this.onError(error));

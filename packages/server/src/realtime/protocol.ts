@@ -57,6 +57,8 @@ function parseFields(type: string, record: Record<string, unknown>): ParseResult
       }
       return { ok: true, frame: typeof afterSeq === 'number' ? { type, chat_id: chatId, after_seq: afterSeq } : { type, chat_id: chatId } };
     }
+    case 'typing':
+      return chatId === undefined ? failure('chat_id must be a non-empty string', type) : { ok: true, frame: { type, chat_id: chatId } };
     case 'leave_chat':
       return chatId === undefined ? failure('chat_id must be a non-empty string', type) : { ok: true, frame: { type, chat_id: chatId } };
     case 'edit_message': {
@@ -136,6 +138,7 @@ export function refOf(frame: ClientFrame): string {
     case 'leave_chat':
     case 'mark_read':
     case 'agent_status':
+    case 'typing':
       return frame.chat_id;
     case 'stream_start':
     case 'stream_append':

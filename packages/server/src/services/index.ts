@@ -15,6 +15,7 @@ import { InvitationsService } from './invitations';
 import { MessagingService } from './messaging';
 import { OnboardingService } from './onboarding';
 import { PasswordResetService } from './passwordResets';
+import { createPeoplePresence, PresenceService } from './presence';
 import { ReadsService } from './reads';
 import { RecordsService } from './records';
 
@@ -34,6 +35,8 @@ export interface Services {
   fileAccess: FileAccessService;
   uploadQuota: UploadQuota;
   reads: ReadsService;
+  /** Which people are online, on any instance (docs/CONTRACTS.md, Typing and presence). */
+  presence: PresenceService;
 }
 
 export function createServices(context: ServiceContext): Services {
@@ -59,5 +62,9 @@ export function createServices(context: ServiceContext): Services {
   const fileAccess = new FileAccessService(context, accounts);
   const agents = new AgentsService(context, accounts, records, context.presence);
   const drops = new DropsService(context, accounts);
-  return { context, accounts, agents, drops, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota, reads };
+  const presence = new PresenceService(
+    context,
+    createPeoplePresence(context.config, (error) => context.logger.error({ error: String(error) }, 'people presence store error')),
+  );
+  return { context, accounts, agents, drops, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota, reads, presence };
 }

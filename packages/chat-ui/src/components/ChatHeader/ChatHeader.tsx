@@ -3,6 +3,7 @@ import type { ChatRecord, ClientState } from '@confab/client';
 import { useConfabStore, useNavigate } from '../../provider/hooks';
 import { usePrefetchIntent } from '../../provider/AppLinksContext';
 import { SidebarToggle } from '../PageHeader/SidebarToggle';
+import { PeopleStrip, type PeopleStripPerson } from '../PeopleStrip/PeopleStrip';
 
 export interface ChatHeaderProps {
   chat: Pick<ChatRecord, 'id' | 'name'>;
@@ -24,6 +25,8 @@ export interface ChatHeaderProps {
    * click. On a phone, opening the actions menu announces both.
    */
   onPrefetch?: ((part: ChatHeaderPart) => void) | undefined;
+  /** The chat's people for the compact strip beside the name (online ones marked); none: no strip. */
+  people?: readonly PeopleStripPerson[] | undefined;
 }
 
 /** The parts the header's buttons open that ChatPage loads on demand. */
@@ -33,6 +36,7 @@ export type ChatHeaderPart = 'files' | 'createDrop';
 export const inviteAdminsOnlyHint = 'Only chat admins can invite people.';
 
 const selectConnectionState = (state: ClientState) => state.connectionState;
+const noPeople: readonly PeopleStripPerson[] = [];
 
 /**
  * The label of docs/PRODUCT.md §2 Chat header: 'Connected', else the lost-connection warning; only
@@ -50,7 +54,7 @@ export function connectionLabel(state: ClientState['connectionState'], everConne
  * actions sit behind a 'Search messages' button and a 'Chat actions' menu button; on wider screens
  * both show in full and those two buttons are hidden.
  */
-export function ChatHeader({ chat, searchQuery, onSearchChange, onOpenFiles, onCreateDrop, canInvite = true, onPrefetch }: ChatHeaderProps) {
+export function ChatHeader({ chat, searchQuery, onSearchChange, onOpenFiles, onCreateDrop, canInvite = true, onPrefetch, people = noPeople }: ChatHeaderProps) {
   const navigate = useNavigate();
   const connectionState = useConfabStore(selectConnectionState);
   const searchId = useId();
@@ -117,6 +121,7 @@ export function ChatHeader({ chat, searchQuery, onSearchChange, onOpenFiles, onC
             {label}
           </span>
         </div>
+        <PeopleStrip people={people} />
         <div className="cf-chat-header__search">
           <label htmlFor={searchId} className="cf-visually-hidden">
             Search messages

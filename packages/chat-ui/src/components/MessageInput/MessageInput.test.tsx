@@ -21,6 +21,17 @@ async function setup(props: { disabled?: boolean } = {}) {
 const searches = (backend: ReturnType<typeof createFakeBackend>) => backend.requests.filter((request) => request.route === 'GET /api/agents/search');
 
 describe('MessageInput', () => {
+  it('says the user is typing on each change that leaves text, never for blank text', async () => {
+    const backend = createFakeBackend({ users: [alice] });
+    const onTyping = vi.fn();
+    const { user } = renderWithConfab(<MessageInput chatId="chat_design_001" onSend={vi.fn()} onTyping={onTyping} />, { backend });
+    const field = screen.getByRole('combobox', { name: 'Message' });
+    await user.type(field, '   ');
+    expect(onTyping).not.toHaveBeenCalled();
+    await user.type(field, 'hi');
+    expect(onTyping).toHaveBeenCalledTimes(2);
+  });
+
   it('sends the trimmed text on Enter and clears the field', async () => {
     const { onSend, user, field } = await setup();
     await user.type(field, '  hello there  {Enter}');

@@ -21,6 +21,11 @@ export interface MessageInputProps {
   onFileUploaded?: ((file: ChatFile) => void) | undefined;
   /** Text the field starts with (e.g. a mention to finish). */
   initialText?: string | undefined;
+  /**
+   * Called on every change that leaves text in the field (client.presence.typing throttles what
+   * goes on the wire; docs/CONTRACTS.md, Typing and presence).
+   */
+  onTyping?: (() => void) | undefined;
 }
 
 /**
@@ -72,6 +77,7 @@ export function MessageInput({
   shortPlaceholder = 'Type a message…',
   onFileUploaded,
   initialText = '',
+  onTyping,
 }: MessageInputProps) {
   const { Spinner } = useComponents();
   const fieldId = useId();
@@ -274,6 +280,7 @@ export function MessageInput({
           onChange={(event) => {
             setText(event.target.value);
             updateMention(event.target.value, event.target.selectionStart);
+            if (event.target.value.trim() !== '') onTyping?.();
           }}
           onSelect={(event) => updateMention(event.currentTarget.value, event.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithConfab } from '../../../test/renderWithConfab';
 import { chatRecord, userRecordOf } from '../../testing/builders';
@@ -24,5 +24,16 @@ describe('ParticipantsSection', () => {
     }
     const person = screen.getByRole('listitem', { name: 'Alice Liddell' });
     expect(within(person).queryByText('Agent')).not.toBeInTheDocument();
+  });
+
+  it('marks the people online with a dot read as online', () => {
+    const bob = userRecordOf('user_bob_000001', 'bob', 'Bob');
+    const chat = chatRecord({ id: 'chat_design_001', name: 'Design', participants: [alice.id, bob.id], admins: [alice.id], expand: { participants: [alice, bob] } });
+    const { client } = renderWithConfab(<ParticipantsSection chat={chat} currentUserId={alice.id} disabled={false} />);
+    expect(screen.queryByText('online')).not.toBeInTheDocument();
+    act(() => client.store.setState({ onlineUserIds: [bob.id] }));
+    const online = screen.getByRole('listitem', { name: 'Bob, online' });
+    expect(within(online).getByText('online')).toBeInTheDocument();
+    expect(within(screen.getByRole('listitem', { name: 'Alice Liddell' })).queryByText('online')).not.toBeInTheDocument();
   });
 });

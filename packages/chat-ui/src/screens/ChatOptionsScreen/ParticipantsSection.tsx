@@ -1,9 +1,12 @@
-import { useState } from 'react';
-import { displayNameOf, isAgentUser, type ChatRecord, type UserRecord } from '@confab/client';
+import { useEffect, useState } from 'react';
+import { displayNameOf, isAgentUser, type ChatRecord, type ClientState, type UserRecord } from '@confab/client';
 import { Alert } from '../../components/Alert/Alert';
 import { Button } from '../../components/Button/Button';
+import { PresenceDot } from '../../components/PeopleStrip/PresenceDot';
 import { chatsOf } from '../../internal/chatClient';
-import { useConfabClient } from '../../provider/hooks';
+import { useConfabClient, useConfabStore } from '../../provider/hooks';
+
+const selectOnline = (state: ClientState) => state.onlineUserIds;
 
 export interface ParticipantsSectionProps {
   chat: ChatRecord;
@@ -14,13 +17,17 @@ export interface ParticipantsSectionProps {
 /**
  * Participants with Promote/Demote and Remove (docs/PRODUCT.md §6: admins, never on themselves).
  * Agents wear the Agent badge, as they do beside their messages: a name alone never says who is a
- * person.
+ * person. People online now wear the online dot (docs/CONTRACTS.md, Typing and presence).
  */
 export function ParticipantsSection({ chat, currentUserId, disabled }: ParticipantsSectionProps) {
   const client = useConfabClient();
   const [busyId, setBusyId] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const expanded = new Map((chat.expand?.participants ?? []).map((user: UserRecord) => [user.id, user]));
+  const online = new Set(useConfabStore(selectOnline));
+  const presence = client.presence;
+  // Best effort: without the answer nobody shows online, which is never wrong for long.
+  useEffect(() => void presence?.loadChat(chat.id).catch(() => {}), [presence, chat.id]);
 
   const run = async (userId: string, action: () => Promise<unknown>) => {
     setBusyId(userId);
@@ -47,11 +54,12 @@ export function ParticipantsSection({ chat, currentUserId, disabled }: Participa
           const agent = isAgentUser(person);
           const locked = disabled || busyId !== null;
           return (
-            <li key={participantId} className="cf-participants__item" aria-label={agent ? `${name} (Agent)` : name}>
+            <li key={participantId} className="cf-participants__item" aria-label={`${agent ? `${name} (Agent)` : name}${online.has(participantId) ? ', online' : ''}`}>
               <span className="cf-participants__name">
                 {name}
                 {person ? <span className="cf-participants__username"> @{person.username}</span> : null}
               </span>
+              {online.has(participantId) ? <PresenceDot /> : null}
               {agent ? <span className="cf-badge cf-badge--agent">Agent</span> : null}
               {admin ? <span className="cf-badge">Admin</span> : null}
               {self ? <span className="cf-badge">You</span> : null}

@@ -6,10 +6,12 @@ import { ChatHeader as DefaultChatHeader, type ChatHeaderPart } from '../../comp
 import { MessageInput as DefaultMessageInput } from '../../components/MessageInput/MessageInput';
 import { MessageList } from '../../components/MessageList/MessageList';
 import { PageHeader } from '../../components/PageHeader/PageHeader';
+import { TypingIndicator } from '../../components/TypingIndicator/TypingIndicator';
 import { useChat } from '../../hooks/useChat';
 import { LazyChatFilesPanel, LazyCreateDropModal, LazyDialog } from '../../internal/lazyParts';
 import { useComponents } from '../../provider/ComponentsContext';
 import { useConfabStore, useDocumentTitleEnabled, useNavigate } from '../../provider/hooks';
+import { useChatPresence } from './useChatPresence';
 import { useMarkRead } from './useMarkRead';
 import { useReadPositionAtOpen } from './useReadPositionAtOpen';
 import { useTitleFlash } from './useTitleFlash';
@@ -101,6 +103,7 @@ export function ChatPage({
     }
     return null;
   }, [messages, user?.id]);
+  const { typists, people, typing } = useChatPresence(chatId, chat, opened);
   const lastReadSeq = useReadPositionAtOpen(chatId, chat, opened);
   const messagesSeen = useMarkRead(chatId);
   const documentTitle = useDocumentTitleEnabled();
@@ -157,6 +160,7 @@ export function ChatPage({
           onCreateDrop={onCreateDrop ?? openCreateDrop}
           canInvite={isChatAdmin(chat, user?.id)}
           onPrefetch={prefetch}
+          people={people}
         />
       ) : (
         <PageHeader title="Loading chat..." />
@@ -174,9 +178,10 @@ export function ChatPage({
         lastReadSeq={lastReadSeq}
         onMessagesSeen={messagesSeen}
       />
+      <TypingIndicator typists={typists} />
       <AgentStatusBar statuses={statuses} />
       {/* Keyed by chat: the draft and the upload list belong to one chat (uploads under way still finish). */}
-      <MessageInput key={chatId} chatId={chatId} onSend={send} disabled={chat === null} onFileUploaded={fileUploaded} />
+      <MessageInput key={chatId} chatId={chatId} onSend={send} disabled={chat === null} onFileUploaded={fileUploaded} onTyping={typing} />
       {filesPanelChat === chatId ? (
         <LazyDialog loadingLabel="Loading files..." failedLabel="The files panel could not be loaded." className="cf-files-panel" onClose={closeFiles}>
           <LazyChatFilesPanel.Component chatId={chatId} onClose={closeFiles} refreshKey={filesRevision} locale={locale} />

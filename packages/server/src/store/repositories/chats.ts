@@ -111,6 +111,18 @@ export class ChatsRepository {
       .execute();
   }
 
+  /** Everyone who shares at least one chat with the user (the user too, when in any chat), with their user types: who hears of their presence. */
+  async peopleSharingChatsWith(userId: string): Promise<Array<{ user_id: string; type: string }>> {
+    return this.db
+      .selectFrom('chat_participants as others')
+      .innerJoin('chat_participants as mine', 'mine.chat_id', 'others.chat_id')
+      .innerJoin('users', 'users.id', 'others.user_id')
+      .select(['others.user_id as user_id', 'users.type as type'])
+      .distinct()
+      .where('mine.user_id', '=', userId)
+      .execute();
+  }
+
   async isParticipant(chatId: string, userId: string): Promise<boolean> {
     const row = await this.db
       .selectFrom('chat_participants')
