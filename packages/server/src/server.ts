@@ -8,6 +8,7 @@ import { createMailTransport } from './mail/index';
 import { startInboundSmtp } from './mail/inbound';
 import { createServiceContext, type ServiceLogger } from './services/context';
 import { createServices } from './services/index';
+import { MissedMentionMails } from './services/missedMentions';
 import { removeStaleIncoming } from './services/files/storage';
 import { createRateLimits } from './services/limits/rateLimits';
 import { ProviderGateway } from './agents/ai/gateway';
@@ -106,6 +107,13 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   url = listeningUrl(config.host, port);
+  // Local sessions only for now: a person connected to another instance may still be mailed.
+  const missedMentions = new MissedMentionMails(
+    context,
+    { hasOpenSession: async (userId) => gateway.hasOpenSession(userId) },
+    { intervalMs: config.missedMentionSweepMs, delayMinutes: config.missedMentionDelayMinutes },
+  );
+  missedMentions.start();
   const inbound = config.inboundSmtp === undefined ? undefined : await startInboundSmtp(services, config.inboundSmtp, context.inboundMail, logger);
   return {
     url,
@@ -114,6 +122,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
     inboundSmtpPort: inbound?.port,
     async close({ drainTimeoutMs = defaultDrainTimeoutMs } = {}) {
       await inbound?.close();
+      await missedMentions.close();
       await gateway.close();
       // app.close() stops listening, answers new requests on open connections with 503 and waits
       // for those in flight; past the bound their connections are cut.

@@ -9,6 +9,7 @@ import type {
   FilesService,
   InvitationsService,
   MessagesService,
+  NotificationsService,
   RealtimeConnection,
 } from '@confab/client';
 
@@ -40,6 +41,7 @@ export type ConfabUiChats = Pick<
   | 'setAutoRouteAgent'
   | 'markRead'
   | 'setMuted'
+  | 'setNotifyLevel'
   | 'leave'
   | 'remove'
 >;
@@ -99,6 +101,12 @@ export type ConfabUiDrops = Pick<
   | 'unfollow'
 >;
 
+/** The e-mail switch and this device's browser notifications (My Profile; docs/CONTRACTS.md, Notifications). */
+export type ConfabUiNotifications = Pick<
+  NotificationsService,
+  'settings' | 'setEmail' | 'browserPermission' | 'browserEnabled' | 'enableBrowser' | 'disableBrowser' | 'showInBrowser'
+>;
+
 /**
  * The client interface @confab/chat-ui needs: what `<ConfabProvider client>` accepts.
  *
@@ -124,6 +132,8 @@ export interface ConfabUiClient {
   readonly files: ConfabUiFiles;
   readonly agents: ConfabUiAgents;
   readonly drops: ConfabUiDrops;
+  /** Optional, so clients written before notifications still fit: My Profile then leaves its section out. */
+  readonly notifications?: ConfabUiNotifications | undefined;
   /** The server's public configuration (its mail domain, among others). */
   loadConfig(): Promise<AppConfig>;
   login: ConfabClient['login'];

@@ -158,6 +158,11 @@ export class Gateway {
     }
   }
 
+  /** Whether the user has a signed-in socket on this instance (not on the other instances). */
+  hasOpenSession(userId: string): boolean {
+    return this.sessions.has(userId);
+  }
+
   /** Drops every socket and subscription; the HTTP server is closed by its owner. */
   async close(): Promise<void> {
     this.httpServer.off('upgrade', this.onUpgrade);

@@ -13,6 +13,7 @@ import { FileAccessService } from './files/fileAccess';
 import { UploadQuota } from './files/uploadQuota';
 import { InvitationsService } from './invitations';
 import { MessagingService } from './messaging';
+import { NotificationSettingsService } from './notificationSettings';
 import { OnboardingService } from './onboarding';
 import { PasswordResetService } from './passwordResets';
 import { ReadsService } from './reads';
@@ -34,6 +35,7 @@ export interface Services {
   fileAccess: FileAccessService;
   uploadQuota: UploadQuota;
   reads: ReadsService;
+  notificationSettings: NotificationSettingsService;
 }
 
 export function createServices(context: ServiceContext): Services {
@@ -59,5 +61,6 @@ export function createServices(context: ServiceContext): Services {
   const fileAccess = new FileAccessService(context, accounts);
   const agents = new AgentsService(context, accounts, records, context.presence);
   const drops = new DropsService(context, accounts);
-  return { context, accounts, agents, drops, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota, reads };
+  const notificationSettings = new NotificationSettingsService(context);
+  return { context, accounts, agents, drops, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota, reads, notificationSettings };
 }
