@@ -22,6 +22,7 @@ export type {
   ConfabUiAgents,
   ConfabUiDrops,
   ConfabUiPresence,
+  ConfabUiNotifications,
 } from './provider/clientInterface';
 export { useConfabClient, useConfabStore, useNavigate } from './provider/hooks';
 export { useComponents, defaultComponents } from './provider/ComponentsContext';
@@ -101,6 +102,8 @@ export type { DropCardProps } from './components/DropCard/DropCard';
 export { LikeButton, BookmarkButton } from './components/DropCard/DropReactions';
 export type { DropReactionProps } from './components/DropCard/DropReactions';
 export { CreateDropModal } from './components/CreateDropModal/CreateDropModal';
+export { NotificationSettings } from './components/NotificationSettings/NotificationSettings';
+export type { NotificationSettingsProps } from './components/NotificationSettings/NotificationSettings';
 export type { CreateDropModalProps } from './components/CreateDropModal/CreateDropModal';
 export { FollowButton } from './components/FollowButton/FollowButton';
 export type { FollowButtonProps } from './components/FollowButton/FollowButton';

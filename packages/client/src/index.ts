@@ -60,6 +60,12 @@ export type {
 export { AccountService } from './account/AccountService';
 export type { AccountServiceDependencies, ApiKeysInput } from './account/AccountService';
 
+// Notifications (docs/CONTRACTS.md, Notifications)
+export { NotificationsService, browserNotificationsStorageKey } from './notifications/NotificationsService';
+export type { NotificationsServiceDependencies, BrowserNotificationPermission } from './notifications/NotificationsService';
+export type { BrowserNotificationEnvironment, NotificationConstructor } from './notifications/browserEnvironment';
+export type { NotifyLevel, NotificationSettings } from './protocol';
+
 // Files
 export { FilesService, fileTokenLifetimeMs, fileTokenRefreshMarginMs } from './files/FilesService';
 export type { FilesServiceDependencies, UploadOptions, FileUrlOptions, RemoveManyResult } from './files/FilesService';
@@ -184,6 +190,7 @@ export type { TimeAgoLocale, TimeAgoOptions } from './format/timeAgo';
 export { avatarColor, agentAvatarColor, avatarPalette } from './format/avatarColor';
 export { formatFileSize } from './format/fileSize';
 export { markdownToPlainText } from './format/plainText';
+export { notificationPreviewOf } from './format/notificationPreview';
 export { countLabel } from './format/count';
 export { mimeFromExtension, mimeTypes, defaultMimeType } from './format/mime';
 

@@ -4,6 +4,7 @@
  */
 
 import type { AgentNoticeReason, AgentRef, AgentSearchHit, AgentView } from './protocol/agents';
+import type { NotifyLevel } from './protocol/notifications';
 import type { BookmarkAnswer, ChatDropsAnswer, DropListAnswer, LikeAnswer, WireDrop } from './protocol/drops';
 
 /** Fields every record of the record API carries. */
@@ -77,6 +78,8 @@ export interface ChatRecord extends BaseRecord {
   mention_count?: number;
   /** Muted: a dot instead of a count, no notifications except mentions. */
   muted?: boolean;
+  /** What notifies them: 'mentions' (the default) or 'all' messages (docs/CONTRACTS.md, Notifications). */
+  notify_level?: NotifyLevel;
   expand?: { participants?: UserRecord[]; admins?: UserRecord[]; creator?: UserRecord };
 }
 

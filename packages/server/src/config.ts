@@ -153,6 +153,13 @@ export interface ServerOptions {
   inboundMailsPerRecipientPerHour?: number;
   /** Recipients one mail may name (env CONFAB_INBOUND_RECIPIENTS_PER_MAIL). Default 10; 452 'too many recipients' for the rest. */
   inboundRecipientsPerMail?: number;
+  /**
+   * How long a mention or reply of a person stays unread, while they have no open session, before
+   * it is mailed to them (env CONFAB_MISSED_MENTION_DELAY_MINUTES). Default 10.
+   */
+  missedMentionDelayMinutes?: number;
+  /** How often the missed-mention sweep runs (env CONFAB_MISSED_MENTION_SWEEP_SECONDS). Default 60 000 ms. */
+  missedMentionSweepMs?: number;
   /** Test clock. */
   now?: () => Date;
 }
@@ -212,6 +219,8 @@ export interface ServerConfig {
   inboundMailsPerAddressPerHour: number;
   inboundMailsPerRecipientPerHour: number;
   inboundRecipientsPerMail: number;
+  missedMentionDelayMinutes: number;
+  missedMentionSweepMs: number;
   environment: string;
   now: () => Date;
 }
@@ -324,6 +333,8 @@ export function optionsFromEnvironment(
     inboundMailsPerAddressPerHour: numberOrUndefined(environment['CONFAB_INBOUND_MAILS_PER_ADDRESS_PER_HOUR']),
     inboundMailsPerRecipientPerHour: numberOrUndefined(environment['CONFAB_INBOUND_MAILS_PER_RECIPIENT_PER_HOUR']),
     inboundRecipientsPerMail: numberOrUndefined(environment['CONFAB_INBOUND_RECIPIENTS_PER_MAIL']),
+    missedMentionDelayMinutes: numberOrUndefined(environment['CONFAB_MISSED_MENTION_DELAY_MINUTES']),
+    missedMentionSweepMs: secondsToMilliseconds(numberOrUndefined(environment['CONFAB_MISSED_MENTION_SWEEP_SECONDS'])),
   };
   return options;
 }
@@ -437,6 +448,8 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     inboundMailsPerAddressPerHour: Math.floor(positiveOr(options.inboundMailsPerAddressPerHour, defaultInboundMailsPerAddressPerHour)),
     inboundMailsPerRecipientPerHour: Math.floor(positiveOr(options.inboundMailsPerRecipientPerHour, defaultInboundMailsPerRecipientPerHour)),
     inboundRecipientsPerMail: Math.floor(positiveOr(options.inboundRecipientsPerMail, defaultInboundRecipientsPerMail)),
+    missedMentionDelayMinutes: positiveOr(options.missedMentionDelayMinutes, 10),
+    missedMentionSweepMs: positiveOr(options.missedMentionSweepMs, 60_000),
     environment: process.env['NODE_ENV'] ?? 'production',
     now: options.now ?? (() => new Date()),
   };

@@ -8,6 +8,7 @@ import { createMailTransport } from './mail/index';
 import { startInboundSmtp } from './mail/inbound';
 import { createServiceContext, type ServiceLogger } from './services/context';
 import { createServices } from './services/index';
+import { MissedMentionMails } from './services/missedMentions';
 import { removeStaleIncoming } from './services/files/storage';
 import { createRateLimits } from './services/limits/rateLimits';
 import { ProviderGateway } from './agents/ai/gateway';
@@ -107,6 +108,13 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   url = listeningUrl(config.host, port);
+  // Online on any instance (people presence is shared through Redis when REDIS_URL is set).
+  const missedMentions = new MissedMentionMails(
+    context,
+    { hasOpenSession: (userId) => services.presence.isOnline(userId) },
+    { intervalMs: config.missedMentionSweepMs, delayMinutes: config.missedMentionDelayMinutes },
+  );
+  missedMentions.start();
   const inbound = config.inboundSmtp === undefined ? undefined : await startInboundSmtp(services, config.inboundSmtp, context.inboundMail, logger);
   return {
     url,
@@ -115,6 +123,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
     inboundSmtpPort: inbound?.port,
     async close({ drainTimeoutMs = defaultDrainTimeoutMs } = {}) {
       await inbound?.close();
+      await missedMentions.close();
       await gateway.close();
       // app.close() stops listening, answers new requests on open connections with 503 and waits
       // for those in flight; past the bound their connections are cut.

@@ -129,7 +129,7 @@ describe.runIf(runnable)('two instances on one PostgreSQL and one Redis', () => 
     expect(await bobOnA.pb.collection('chats').getOne(chat.id)).toMatchObject({ unread_count: 1, mention_count: 1 });
     const read = await rawRequest(instanceA.url, 'POST', `/api/chats/${chat.id}/read`, { token: bob.pb.authStore.token, body: { seq: 1 } });
     expect(read.status).toBe(200);
-    expect(await bobOnB.nextOfType('read_state')).toEqual({ type: 'read_state', chat_id: chat.id, last_read_seq: 1, unread_count: 0, mention_count: 0, muted: false });
+    expect(await bobOnB.nextOfType('read_state')).toEqual({ type: 'read_state', chat_id: chat.id, last_read_seq: 1, unread_count: 0, mention_count: 0, muted: false, notify_level: 'mentions' });
     expect(await on(instanceB, bob).pb.collection('chats').getOne(chat.id)).toMatchObject({ unread_count: 0, last_read_seq: 1 });
   });
 

@@ -93,8 +93,8 @@ describe.each(variants)('unread state ($name)', (variant) => {
     // Bob reads up to the mention: one unread left, no mention; his other tab gets read_state.
     const answer = await post(bob, chat.id, 'read', { seq: 2 });
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ chat_id: chat.id, last_read_seq: 2, unread_count: 1, mention_count: 0, muted: false } satisfies ChatReadState);
-    expect(await bobsOtherTab.nextOfType('read_state')).toEqual({ type: 'read_state', chat_id: chat.id, last_read_seq: 2, unread_count: 1, mention_count: 0, muted: false });
+    expect(answer.body).toEqual({ chat_id: chat.id, last_read_seq: 2, unread_count: 1, mention_count: 0, muted: false, notify_level: 'mentions' } satisfies ChatReadState);
+    expect(await bobsOtherTab.nextOfType('read_state')).toEqual({ type: 'read_state', chat_id: chat.id, last_read_seq: 2, unread_count: 1, mention_count: 0, muted: false, notify_level: 'mentions' });
     // Never back, and capped at the newest message.
     expect((await post(bob, chat.id, 'read', { seq: 1 })).body).toMatchObject({ last_read_seq: 2, unread_count: 1 });
     expect((await post(bob, chat.id, 'read', { seq: 999 })).body).toMatchObject({ last_read_seq: 3, unread_count: 0 });

@@ -6,6 +6,7 @@ import { ConfabProvider } from '../provider/ConfabProvider';
 import type { ConfabTheme } from '../provider/ConfabRoot';
 import { createBrowserHistory, createMemoryHistory } from './history';
 import { AppStartGate } from './layouts/AppStartGate';
+import { BrowserNotifications } from './BrowserNotifications';
 import { prefetchRoute, routes } from './routeTable';
 import { Navigate, Router } from './router';
 
@@ -65,6 +66,7 @@ export function ConfabApp({ client, routing, theme, documentTitle = false, class
       components={components}
     >
       <AppLinksContext.Provider value={links}>
+        <BrowserNotifications />
         <AppStartGate firstPageLoaded={firstPageLoaded}>
           <Router history={history} routes={routes} fallback={<Navigate to="/" replace />} />
         </AppStartGate>

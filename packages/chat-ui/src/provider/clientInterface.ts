@@ -10,6 +10,7 @@ import type {
   InvitationsService,
   MessagesService,
   PresenceService,
+  NotificationsService,
   RealtimeConnection,
 } from '@confab/client';
 
@@ -41,6 +42,7 @@ export type ConfabUiChats = Pick<
   | 'setAutoRouteAgent'
   | 'markRead'
   | 'setMuted'
+  | 'setNotifyLevel'
   | 'leave'
   | 'remove'
 >;
@@ -103,6 +105,12 @@ export type ConfabUiDrops = Pick<
   | 'unfollow'
 >;
 
+/** The e-mail switch and this device's browser notifications (My Profile; docs/CONTRACTS.md, Notifications). */
+export type ConfabUiNotifications = Pick<
+  NotificationsService,
+  'settings' | 'setEmail' | 'browserPermission' | 'browserEnabled' | 'enableBrowser' | 'disableBrowser' | 'showInBrowser'
+>;
+
 /**
  * The client interface @confab/chat-ui needs: what `<ConfabProvider client>` accepts.
  *
@@ -130,6 +138,8 @@ export interface ConfabUiClient {
   readonly drops: ConfabUiDrops;
   /** Optional, so host clients written before it still fit: without it nobody shows as typing or online. */
   readonly presence?: ConfabUiPresence | undefined;
+  /** Optional, so clients written before notifications still fit: My Profile then leaves its section out. */
+  readonly notifications?: ConfabUiNotifications | undefined;
   /** The server's public configuration (its mail domain, among others). */
   loadConfig(): Promise<AppConfig>;
   login: ConfabClient['login'];

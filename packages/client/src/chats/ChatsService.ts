@@ -3,7 +3,7 @@ import { constants } from '../constants';
 import { ConfabError, toConfabError } from '../errors';
 import type { RealtimeConnection } from '../realtime/RealtimeConnection';
 import type { ConfabStore } from '../store/createConfabStore';
-import type { ChatActivityFrame, ChatReadState } from '../protocol';
+import type { ChatActivityFrame, ChatReadState, NotifyLevel } from '../protocol';
 import type { AgentPermissions, ChatRecord, UserRecord } from '../types';
 import { validateChatCreation } from '../validation/content';
 import { applyActivity, applyReadState, removeChat, upsertChat } from './chatList';
@@ -161,6 +161,21 @@ export class ChatsService {
   async setMuted(id: string, muted: boolean): Promise<ChatReadState> {
     const state = await this.call(() =>
       this.dependencies.pb.send<ChatReadState>(`/api/chats/${encodeURIComponent(id)}/mute`, { method: 'POST', body: { muted } }),
+    );
+    this.rememberReadState(state);
+    return state;
+  }
+
+  /**
+   * What of the chat notifies the signed-in person: 'all' messages or 'mentions' and replies
+   * (POST /api/chats/{id}/notifications; docs/CONTRACTS.md, Notifications).
+   *
+   * @example
+   * await client.chats.setNotifyLevel(chatId, 'all');
+   */
+  async setNotifyLevel(id: string, level: NotifyLevel): Promise<ChatReadState> {
+    const state = await this.call(() =>
+      this.dependencies.pb.send<ChatReadState>(`/api/chats/${encodeURIComponent(id)}/notifications`, { method: 'POST', body: { level } }),
     );
     this.rememberReadState(state);
     return state;

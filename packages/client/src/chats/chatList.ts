@@ -7,7 +7,7 @@ import type { ChatRecord } from '../types';
  */
 
 /** The signed-in person's fields of a chat record: realtime chat frames (the same for every member) carry none. */
-const readStateFields = ['last_read_seq', 'unread_count', 'mention_count', 'muted'] as const;
+const readStateFields = ['last_read_seq', 'unread_count', 'mention_count', 'muted', 'notify_level'] as const;
 
 export function upsertChat(chats: ChatRecord[], incoming: ChatRecord): ChatRecord[] {
   const known = chats.find((listed) => listed.id === incoming.id);
@@ -50,6 +50,7 @@ export function applyReadState(chats: ChatRecord[], state: ChatReadState): ChatR
     unread_count: state.unread_count,
     mention_count: state.mention_count,
     muted: state.muted,
+    ...(state.notify_level === undefined ? {} : { notify_level: state.notify_level }),
     last_seq: Math.max(known.last_seq ?? 0, state.last_read_seq + state.unread_count),
   };
   return [...chats.slice(0, index), next, ...chats.slice(index + 1)];

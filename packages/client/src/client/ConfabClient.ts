@@ -17,6 +17,8 @@ import type { ConfabStore } from '../store/createConfabStore';
 import type { AppConfig, UserRecord } from '../types';
 import { messages } from '../validation/messages';
 import { deriveConfigFromHost, mergeConfig } from './config';
+import type { BrowserNotificationEnvironment } from '../notifications/browserEnvironment';
+import { NotificationsService } from '../notifications/NotificationsService';
 
 export interface ConfabClientOptions {
   /** The server's origin. Defaults to the page's origin in a browser, else http://127.0.0.1:8090. */
@@ -40,6 +42,8 @@ export interface ConfabClientOptions {
    * every other request. null always uploads with fetch (progress jumps to 100 at the end).
    */
   XMLHttpRequest?: typeof XMLHttpRequest | null | undefined;
+  /** The Notification API, page visibility and storage client.notifications uses; default: the browser's globals. */
+  notificationEnvironment?: BrowserNotificationEnvironment | undefined;
 }
 
 export interface RealtimeClientOptions extends RealtimeOptions {
@@ -92,6 +96,8 @@ export class ConfabClient {
   readonly files: FilesService;
   /** Agents: search, the user's own agents in store.agents with their keys, hosted agents. */
   readonly agents: AgentsService;
+  /** Notifications: the e-mail switch, and browser notifications on this device. */
+  readonly notifications: NotificationsService;
   /** Drops: the feed service, follow, create and delete, with the drops screens' state in client.drops.store. */
   readonly drops: DropsService;
   /** Who is typing (store.typists) and who is online (store.onlineUserIds); typing(chatId) tells the others. */
@@ -159,6 +165,7 @@ export class ConfabClient {
       { store: this.store, realtime: this.realtime, request: (path) => request(path), currentUserId: () => this.store.getState().user?.id ?? null },
       options.presence,
     );
+    this.notifications = new NotificationsService({ request, realtime: this.realtime, store: this.store, environment: options.notificationEnvironment });
     this.pb.authStore.onChange(() => {
       this.syncUserFromAuthStore();
       // Signed out, possibly in another tab: the socket must not outlive the session.

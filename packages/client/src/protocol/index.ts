@@ -12,6 +12,7 @@ import type { ChatRecord } from '../types';
 import type { AgentClientFrame, AgentIdentity, AgentServerFrame } from './agents';
 import type { DropPublishedFrame } from './drops';
 import type { PresenceFrame, TypingFrame, TypingNoticeFrame } from './presence';
+import type { NotifyLevel } from './notifications';
 
 export type * from './agents';
 export { agentLimits, agentNoticeTexts, apiKeyPrefix } from './agents';
@@ -21,6 +22,8 @@ export { typingLimits } from './presence';
 export type { ChartMessage } from './charts';
 export { chartLimits } from './charts';
 export { dropLimits, reservedDropSlugs } from './drops';
+export type { NotifyLevel, NotifyLevelRequest, NotificationSettings, NotificationSettingsRequest } from './notifications';
+export { notifyLevels, notificationPreviewLength, notificationRefusals } from './notifications';
 
 /** The message as the gateway sends it (the normalised message form of docs/PRODUCT.md §3). */
 export interface WireMessage {
@@ -218,6 +221,11 @@ export interface ChatReadState {
   mention_count: number;
   /** A muted chat shows no count (a dot) and never notifies, except for mentions. */
   muted: boolean;
+  /**
+   * What notifies this person (docs/CONTRACTS.md, Notifications): 'mentions' (the default) or
+   * 'all'. Optional for servers older than notifications; treat absent as 'mentions'.
+   */
+  notify_level?: NotifyLevel;
 }
 
 /** The person's read state of a chat changed (read in another tab, muted, or they posted): to all their sockets. */
@@ -238,6 +246,17 @@ export interface ChatActivityFrame {
   updated: string;
   /** The message mentions the receiving person. */
   mentions_you: boolean;
+  /**
+   * True when this message should notify the receiving person (a mention or reply of them, or
+   * any message of a chat they set to 'all' and did not mute); the fields below come with it, so
+   * a browser notification needs no further request. Absent from older servers.
+   */
+  notify?: boolean;
+  message_id?: string;
+  /** The author's display name (their username when they have none). */
+  author_name?: string;
+  /** The message as short plain text (at most notificationPreviewLength characters). */
+  preview?: string;
 }
 
 /** A message of a joined chat was edited: the whole message as it is now (edited_at set). */

@@ -265,12 +265,12 @@ export function backendContract(name: string, makeBackend: () => Promise<Contrac
 
         expect(await api('POST', `/api/chats/${chatId}/read`, { as: bob, json: { seq: 1 } })).toEqual({
           status: 200,
-          body: { chat_id: chatId, last_read_seq: 1, unread_count: 1, mention_count: 1, muted: false },
+          body: { chat_id: chatId, last_read_seq: 1, unread_count: 1, mention_count: 1, muted: false, notify_level: 'mentions' },
         });
         expect((await api('POST', `/api/chats/${chatId}/read`, { as: bob, json: { seq: 0 } })).body).toMatchObject({ last_read_seq: 1 });
         expect(await api('POST', `/api/chats/${chatId}/mute`, { as: bob, json: { muted: true } })).toEqual({
           status: 200,
-          body: { chat_id: chatId, last_read_seq: 1, unread_count: 1, mention_count: 1, muted: true },
+          body: { chat_id: chatId, last_read_seq: 1, unread_count: 1, mention_count: 1, muted: true, notify_level: 'mentions' },
         });
         expect((await chatOfBob()).body).toMatchObject({ unread_count: 1, muted: true });
       });
@@ -320,6 +320,46 @@ export function backendContract(name: string, makeBackend: () => Promise<Contrac
         await bob.client.chats.list();
         expect(await bob.client.presence.loadChat(chatId)).toEqual([]);
         expect(bob.client.store.getState().onlineUserIds).toEqual([]);
+      });
+    });
+
+    describe('notifications', () => {
+      it("sets the caller's level of a chat, answered as the read state and carried on the chat record", async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const eve = await signUp('eve');
+        const chatId = await chatOf(ann, 'Levels', [bob]);
+        expect((await api('GET', `/api/collections/chats/records/${chatId}`, { as: bob })).body).toMatchObject({ notify_level: 'mentions' });
+        expect(await api('POST', `/api/chats/${chatId}/notifications`, { as: bob, json: { level: 'all' } })).toEqual({
+          status: 200,
+          body: { chat_id: chatId, last_read_seq: 0, unread_count: 0, mention_count: 0, muted: false, notify_level: 'all' },
+        });
+        expect((await api('GET', `/api/collections/chats/records/${chatId}`, { as: bob })).body).toMatchObject({ notify_level: 'all' });
+        expect((await api('GET', `/api/collections/chats/records/${chatId}`, { as: ann })).body).toMatchObject({ notify_level: 'mentions' });
+        expect(await api('POST', `/api/chats/${chatId}/notifications`, { as: bob, json: { level: 'loud' } })).toEqual({
+          status: 400,
+          body: { status: 400, message: 'Failed to change the chat.', data: { level: { code: 'validation_invalid_value', message: 'Must be "all" or "mentions".' } } },
+        });
+        expect(await api('POST', `/api/chats/${chatId}/notifications`, { as: eve, json: { level: 'all' } })).toEqual(notFound);
+        await bob.client.chats.list();
+        await bob.client.chats.setNotifyLevel(chatId, 'mentions');
+        expect(bob.client.store.getState().chats.find((chat) => chat.id === chatId)).toMatchObject({ notify_level: 'mentions' });
+      });
+
+      it("answers and changes the caller's e-mail switch", async () => {
+        const ann = await signUp('ann');
+        expect(await api('GET', '/api/notifications/settings', { as: ann })).toEqual({ status: 200, body: { email_notifications: true, email_available: true } });
+        expect(await ann.client.notifications.setEmail(false)).toEqual({ email_notifications: false, email_available: true });
+        expect(await ann.client.notifications.settings()).toEqual({ email_notifications: false, email_available: true });
+        expect(await api('POST', '/api/notifications/settings', { as: ann, json: { email_notifications: 1 } })).toEqual({
+          status: 400,
+          body: {
+            status: 400,
+            message: 'Failed to change the notification settings.',
+            data: { email_notifications: { code: 'validation_invalid_value', message: 'Must be true or false.' } },
+          },
+        });
+        expect((await api('GET', '/api/notifications/settings')).status).toBe(401);
       });
     });
 

@@ -15,6 +15,7 @@ import { buildFileRecord, createFileRoutes, type FakeFileInput } from './fakeFil
 import { maxMessageLength } from '../protocol';
 import { extractMentions, stripUnsafeCharacters } from '../rules';
 import { callerId, collectionIds, errorResponse, json, nextRecordId, notFound, stamp } from './fakeHttp';
+import { createNotificationRoutes } from './fakeNotifications';
 import { buildFakeInvitation, createInvitationRoutes, type FakeInvitation, type FakeInvitationInput } from './fakeInvitations';
 import { createPresenceRoutes } from './fakePresence';
 
@@ -37,6 +38,8 @@ export interface FakeUser {
   /** Whether the user saved a provider key (the key itself never leaves the server). */
   openai_api_key_set?: boolean;
   gemini_api_key_set?: boolean;
+  /** False once the user turned missed-mention mails off (GET/POST /api/notifications/settings). */
+  email_notifications?: boolean;
 }
 
 export interface FakeChat {
@@ -56,6 +59,8 @@ export interface FakeChat {
   last_read?: Record<string, number>;
   /** Users who muted the chat. */
   muted_by?: string[];
+  /** Users who set the chat to notify of all messages (the others: mentions and replies). */
+  notify_all_by?: string[];
 }
 
 export interface FakeMessage {
@@ -388,14 +393,14 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
     const mentions = data.messages.filter(
       (message) => message.chat === chat.id && message.seq > lastRead && message.author !== userId && username !== undefined && extractMentions(message.content).includes(username),
     );
-    return { chat_id: chat.id, last_read_seq: lastRead, unread_count: lastSeq - lastRead, mention_count: mentions.length, muted: chat.muted_by?.includes(userId) === true };
+    return { chat_id: chat.id, last_read_seq: lastRead, unread_count: lastSeq - lastRead, mention_count: mentions.length, muted: chat.muted_by?.includes(userId) === true, notify_level: chat.notify_all_by?.includes(userId) === true ? 'all' : 'mentions' };
   };
   const chatJson = (chat: FakeChat, expand: string, caller: string) => {
     const wanted = expand.split(',');
     const expanded: Record<string, unknown> = {};
     if (wanted.includes('participants')) expanded['participants'] = chat.participants.map(userJson).filter(Boolean);
     if (wanted.includes('admins')) expanded['admins'] = chat.admins.map(userJson).filter(Boolean);
-    const { last_read: _positions, muted_by: _muted, ...fields } = chat;
+    const { last_read: _positions, muted_by: _muted, notify_all_by: _notifyAll, ...fields } = chat;
     const { chat_id: _chat, ...readState } = readStateOf(chat, caller);
     return {
       collectionId: collectionIds.chats,
@@ -431,7 +436,11 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
     };
   };
 
+  const notificationRoutes = createNotificationRoutes({ users: data.users, chats: data.chats, readStateOf });
+
   return (request: Request, url: URL, body: Record<string, unknown>): Response | null => {
+    const notificationResponse = notificationRoutes(request, url, body);
+    if (notificationResponse !== null) return notificationResponse;
     const readRoute = /^\/api\/chats\/([^/]+)\/(read|mute)$/.exec(url.pathname);
     if (readRoute !== null && request.method === 'POST') {
       const caller = callerId(request);

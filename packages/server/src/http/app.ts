@@ -14,6 +14,7 @@ import { registerErrorHandling } from './errorHandler';
 import { registerFileRoutes } from './fileRoutes';
 import { registerImageProxyRoutes } from './imageProxyRoutes';
 import { registerInvitationRoutes } from './invitationRoutes';
+import { registerNotificationRoutes } from './notificationRoutes';
 import { registerPackageRoutes } from './packageRoutes';
 import { registerRecordRoutes } from './recordRoutes';
 import { registerRequestAuth } from './requestAuth';
@@ -46,6 +47,7 @@ export async function buildApp(config: ServerConfig, services: Services, agents:
   registerAgentRoutes(app, services, agents);
   registerDropRoutes(app, services);
   registerChatRoutes(app, services);
+  registerNotificationRoutes(app, services);
   registerFileRoutes(app, services);
   registerImageProxyRoutes(app, services, config);
   await registerStaticHosting(app, config.webDir);

@@ -35,6 +35,7 @@ export function renderEml(mail: OutgoingMail, date: Date, messageId: string): st
     'MIME-Version: 1.0',
   ];
   if (mail.replyTo !== undefined) headers.push(`Reply-To: ${headerValue(mail.replyTo)}`);
+  if (mail.unsubscribeUrl !== undefined) headers.push(`List-Unsubscribe: <${headerValue(mail.unsubscribeUrl)}>`, 'List-Unsubscribe-Post: List-Unsubscribe=One-Click');
   if (mail.inReplyTo !== undefined) headers.push(`In-Reply-To: ${headerValue(mail.inReplyTo)}`, `References: ${headerValue(mail.inReplyTo)}`);
   const crlf = (body: string) => body.replace(/\r?\n/g, '\r\n');
   if (mail.html === undefined) {

@@ -18,6 +18,9 @@ export class SmtpTransport implements MailTransport {
       ...(mail.html === undefined ? {} : { html: mail.html }),
       ...(mail.replyTo === undefined ? {} : { replyTo: mail.replyTo }),
       ...(mail.inReplyTo === undefined ? {} : { inReplyTo: mail.inReplyTo, references: mail.inReplyTo }),
+      ...(mail.unsubscribeUrl === undefined
+        ? {}
+        : { list: { unsubscribe: { url: mail.unsubscribeUrl, comment: 'Unsubscribe' } }, headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } }),
     });
   }
 

@@ -9,6 +9,11 @@ export interface OutgoingMail {
   replyTo?: string;
   /** The Message-ID (with its angle brackets) this mail answers, for threading (In-Reply-To and References). */
   inReplyTo?: string;
+  /**
+   * An https or http URL that unsubscribes the recipient: sent as List-Unsubscribe, with
+   * List-Unsubscribe-Post for one-click unsubscribing (RFC 8058), so mail programs offer a button.
+   */
+  unsubscribeUrl?: string;
 }
 
 export interface MailTransport {

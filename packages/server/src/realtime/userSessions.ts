@@ -38,6 +38,11 @@ export class UserSessions {
     this.users.delete(userId);
   }
 
+  /** Whether the user has an authenticated socket on this instance. */
+  has(userId: string): boolean {
+    return (this.users.get(userId)?.connections.size ?? 0) > 0;
+  }
+
   *allConnections(): Iterable<Connection> {
     for (const entry of this.users.values()) yield* entry.connections;
   }

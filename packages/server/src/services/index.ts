@@ -13,6 +13,7 @@ import { FileAccessService } from './files/fileAccess';
 import { UploadQuota } from './files/uploadQuota';
 import { InvitationsService } from './invitations';
 import { MessagingService } from './messaging';
+import { NotificationSettingsService } from './notificationSettings';
 import { OnboardingService } from './onboarding';
 import { PasswordResetService } from './passwordResets';
 import { createPeoplePresence, PresenceService } from './presence';
@@ -37,6 +38,7 @@ export interface Services {
   reads: ReadsService;
   /** Which people are online, on any instance (docs/CONTRACTS.md, Typing and presence). */
   presence: PresenceService;
+  notificationSettings: NotificationSettingsService;
 }
 
 export function createServices(context: ServiceContext): Services {
@@ -66,5 +68,6 @@ export function createServices(context: ServiceContext): Services {
     context,
     createPeoplePresence(context.config, (error) => context.logger.error({ error: String(error) }, 'people presence store error')),
   );
-  return { context, accounts, agents, drops, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota, reads, presence };
+  const notificationSettings = new NotificationSettingsService(context);
+  return { context, accounts, agents, drops, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota, reads, presence, notificationSettings };
 }

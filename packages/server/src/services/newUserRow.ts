@@ -45,6 +45,8 @@ export async function newUserRow(input: NewUser): Promise<UserRow> {
     gemini_api_key_encrypted: '',
     soft_registered: input.softRegistered === true ? 1 : 0,
     signup_completed: input.signupCompleted === true ? 1 : 0,
+    // On for everyone; agents and temporary accounts are never mailed whatever it says (services/notificationSettings.ts).
+    email_notifications: 1,
     created: input.now,
     updated: input.now,
   };

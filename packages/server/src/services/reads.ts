@@ -1,5 +1,5 @@
-import type { ChatActivityFrame, ChatReadState, ReadStateFrame } from '@confab/client/protocol';
-import { extractMentions } from '@confab/client/rules';
+import { notificationRefusals, notifyLevels, type ChatActivityFrame, type ChatReadState, type ReadStateFrame } from '@confab/client/protocol';
+import { extractMentions, notificationPreviewOf } from '@confab/client/rules';
 import { ConfabServerError } from '../errors';
 import { userChannel, type UserFrameEvent } from '../realtime/channels';
 import { formatTimestamp } from '../store/ids';
@@ -15,7 +15,7 @@ export const readStateRefusals = {
   muted: { message: 'Failed to change the chat.', field: 'muted', text: 'Must be true or false.' },
 } as const;
 
-function refused(refusal: (typeof readStateRefusals)[keyof typeof readStateRefusals]): ConfabServerError {
+function refused(refusal: (typeof readStateRefusals)[keyof typeof readStateRefusals] | typeof notificationRefusals.level): ConfabServerError {
   return new ConfabServerError('badRequest', refusal.message, { [refusal.field]: { code: 'validation_invalid_value', message: refusal.text } });
 }
 
@@ -44,12 +44,20 @@ export class ReadsService {
     return this.announce(user.id, chatId);
   }
 
+  /** The person's notification level of the chat (docs/CONTRACTS.md, Notifications). */
+  async setNotifyLevel(user: Pick<UserRow, 'id'>, chatId: string, level: unknown): Promise<ChatReadState> {
+    if (typeof level !== 'string' || !(notifyLevels as readonly string[]).includes(level)) throw refused(notificationRefusals.level);
+    await this.requireParticipant(user.id, chatId);
+    await this.context.store.reads.setNotifyAll(chatId, user.id, level === 'all', this.now());
+    return this.announce(user.id, chatId);
+  }
+
   /**
    * After a message is stored: its author has read the chat up to it; the people it mentions are
    * noted; every other participant's sessions get chat_activity (counts and order of their list),
    * the author's get read_state. Runs after the send is answered; a failure here loses no message.
    */
-  async posted(row: MessageRow, author: Pick<UserRow, 'id'>, content: string): Promise<void> {
+  async posted(row: MessageRow, author: Pick<UserRow, 'id' | 'name' | 'username'>, content: string): Promise<void> {
     const chatId = row.chat;
     const seq = Number(row.seq);
     const participants = await this.context.store.chats.participantsWithNames(chatId);
@@ -60,15 +68,18 @@ export class ReadsService {
       this.context.store.reads.addMentions(chatId, seq, mentioned.map((person) => person.user_id)),
     ]);
     const mentionedIds = new Set(mentioned.map((person) => person.user_id));
-    const activity = (mentionsYou: boolean): UserFrameEvent => {
-      const frame: ChatActivityFrame = { type: 'chat_activity', chat_id: chatId, seq, author_id: author.id, updated: row.created, mentions_you: mentionsYou };
-      return { kind: 'frame', frame: JSON.stringify(frame) };
-    };
-    const plain = activity(false);
-    const withMention = activity(true);
-    const sends = participants
-      .filter((person) => person.user_id !== author.id && isPerson(person.type))
-      .map((person) => this.context.bus.publish(userChannel(person.user_id), mentionedIds.has(person.user_id) ? withMention : plain));
+    const recipients = participants.filter((person) => person.user_id !== author.id && isPerson(person.type));
+    const choices = await this.context.store.reads.notifyChoices(chatId, recipients.map((person) => person.user_id));
+    const base: ChatActivityFrame = { type: 'chat_activity', chat_id: chatId, seq, author_id: author.id, updated: row.created, mentions_you: false };
+    // What a notification shows comes only to those it notifies (docs/CONTRACTS.md, Notifications).
+    const shown = { message_id: row.id, author_name: author.name === '' ? author.username : author.name, preview: notificationPreviewOf(content) };
+    const sends = recipients.map((person) => {
+      const mentionsYou = mentionedIds.has(person.user_id);
+      const choice = choices.get(person.user_id);
+      const notify = mentionsYou || (choice?.notifyAll === true && !choice.muted);
+      const frame: ChatActivityFrame = notify ? { ...base, mentions_you: mentionsYou, notify: true, ...shown } : { ...base, mentions_you: mentionsYou };
+      return this.context.bus.publish(userChannel(person.user_id), { kind: 'frame', frame: JSON.stringify(frame) } satisfies UserFrameEvent);
+    });
     const failures = (await Promise.allSettled([...sends, this.announce(author.id, chatId)])).filter((result) => result.status === 'rejected');
     if (failures.length > 0) this.context.logger.error({ chatId, failures: failures.length }, 'unread state publish failed');
   }

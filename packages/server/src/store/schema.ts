@@ -26,6 +26,8 @@ export interface UsersTable {
   gemini_api_key_encrypted: string;
   soft_registered: number;
   signup_completed: number;
+  /** Missed-mention mails on (1) or off (0) (migration 017). */
+  email_notifications: Generated<number>;
   created: string;
   updated: string;
 }
@@ -221,6 +223,10 @@ export interface ChatReadsTable {
   user_id: string;
   last_read_seq: number;
   muted: number;
+  /** 1: every message notifies; 0: mentions and replies only (migration 017). */
+  notify_all: Generated<number>;
+  /** The highest mention seq a missed-mention mail covered (migration 017). */
+  mailed_through_seq: Generated<number>;
   updated: string;
 }
 

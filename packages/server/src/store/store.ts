@@ -5,6 +5,7 @@ import { DropsRepository } from './repositories/drops';
 import { FilesRepository } from './repositories/files';
 import { InvitationsRepository } from './repositories/invitations';
 import { MessagesRepository } from './repositories/messages';
+import { MissedMentionsRepository } from './repositories/missedMentions';
 import { PasswordResetsRepository } from './repositories/passwordResets';
 import { ReadsRepository } from './repositories/reads';
 import { UsersRepository } from './repositories/users';
@@ -21,6 +22,7 @@ export interface Store {
   agents: AgentsRepository;
   drops: DropsRepository;
   reads: ReadsRepository;
+  missedMentions: MissedMentionsRepository;
 }
 
 export function createStore(database: ConfabDatabase): Store {
@@ -35,5 +37,6 @@ export function createStore(database: ConfabDatabase): Store {
     agents: new AgentsRepository(database.db),
     drops: new DropsRepository(database.db),
     reads: new ReadsRepository(database.db),
+    missedMentions: new MissedMentionsRepository(database.db),
   };
 }

@@ -3,9 +3,10 @@ import type { ChatRecord } from '@confab/client';
 import { Alert } from '../../components/Alert/Alert';
 import { chatsOf } from '../../internal/chatClient';
 import { useConfabClient } from '../../provider/hooks';
+import { NotifyLevelChoice } from './NotifyLevelChoice';
 
 export interface MuteSectionProps {
-  chat: Pick<ChatRecord, 'id' | 'muted'>;
+  chat: Pick<ChatRecord, 'id' | 'muted' | 'notify_level'>;
 }
 
 /**
@@ -41,6 +42,7 @@ export function MuteSection({ chat }: MuteSectionProps) {
   return (
     <section className="cf-card cf-options__section" aria-labelledby="cf-options-mute">
       <h2 id="cf-options-mute">Notifications</h2>
+      <NotifyLevelChoice chat={chat} />
       {error ? <Alert>{error}</Alert> : null}
       <label className="cf-toggle">
         <input type="checkbox" role="switch" checked={muted} disabled={busy} aria-describedby={hintId} onChange={() => void toggle()} />

@@ -3,6 +3,7 @@ import { failureMessage, messages, toConfabError, validateApiKeys, validateProfi
 import { Alert } from '../../components/Alert/Alert';
 import { Button } from '../../components/Button/Button';
 import { FormField } from '../../components/FormField/FormField';
+import { NotificationSettings } from '../../components/NotificationSettings/NotificationSettings';
 import { PageHeader } from '../../components/PageHeader/PageHeader';
 import { StatusMessage } from '../../components/StatusMessage/StatusMessage';
 import { defaultMailDomain, useMailDomain } from '../../internal/useMailDomain';
@@ -131,6 +132,8 @@ export function ProfileScreen({ backTo = '/' }: ProfileScreenProps) {
           </Button>
           <p className="cf-page__intro">AI tokens used: {(user?.ai_tokens_used ?? 0).toLocaleString('en-US')}</p>
         </form>
+        {/* Loaded once the session is known (it may be restored after the first render). */}
+        {client.notifications && user ? <NotificationSettings key={user.id} notifications={client.notifications} /> : null}
       </div>
     </section>
   );

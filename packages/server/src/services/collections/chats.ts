@@ -89,7 +89,7 @@ export async function chatsToJson(context: ServiceContext, chats: readonly ChatR
 }
 
 /** The caller's read state in a chat record (store/repositories/reads.ts). */
-const readStateFields = ['last_read_seq', 'unread_count', 'mention_count', 'muted'] as const;
+const readStateFields = ['last_read_seq', 'unread_count', 'mention_count', 'muted', 'notify_level'] as const;
 
 /** Rules of the chats collection: participants read; any user creates; admins update and delete. */
 export class ChatsCollection implements RecordCollection {

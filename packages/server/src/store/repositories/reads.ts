@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import type { NotifyLevel } from '@confab/client/protocol';
 import type { Database } from '../schema';
 
 /** One person's read state of one chat, as counted here (the wire's ChatReadState without the chat id). */
@@ -7,6 +8,13 @@ export interface ReadState {
   unread_count: number;
   mention_count: number;
   muted: boolean;
+  notify_level: NotifyLevel;
+}
+
+/** A participant's choices that decide whether a message notifies them (docs/CONTRACTS.md, Notifications). */
+export interface NotifyChoice {
+  muted: boolean;
+  notifyAll: boolean;
 }
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -43,7 +51,7 @@ export class ReadsRepository {
       this.db
         .selectFrom('chats')
         .leftJoin('chat_reads', (join) => join.onRef('chat_reads.chat_id', '=', 'chats.id').on('chat_reads.user_id', '=', userId))
-        .select(['chats.id as chat_id', 'chats.last_seq as last_seq', 'chat_reads.last_read_seq as last_read_seq', 'chat_reads.muted as muted'])
+        .select(['chats.id as chat_id', 'chats.last_seq as last_seq', 'chat_reads.last_read_seq as last_read_seq', 'chat_reads.muted as muted', 'chat_reads.notify_all as notify_all'])
         .where('chats.id', 'in', ids)
         .execute(),
       this.db
@@ -65,6 +73,7 @@ export class ReadsRepository {
         unread_count: lastSeq - lastRead,
         mention_count: mentionCounts.get(row.chat_id) ?? 0,
         muted: Number(row.muted ?? 0) === 1,
+        notify_level: Number(row.notify_all ?? 0) === 1 ? 'all' : 'mentions',
       });
     }
     return states;
@@ -88,6 +97,26 @@ export class ReadsRepository {
     await sql`insert into chat_reads (chat_id, user_id, last_read_seq, muted, updated)
       select id, cast(${userId} as text), last_seq, cast(${muted ? 1 : 0} as integer), cast(${updated} as text) from chats where id = ${chatId}
       on conflict (chat_id, user_id) do update set muted = excluded.muted, updated = excluded.updated`.execute(this.db);
+  }
+
+  async setNotifyAll(chatId: string, userId: string, notifyAll: boolean, updated: string): Promise<void> {
+    await sql`insert into chat_reads (chat_id, user_id, last_read_seq, muted, notify_all, updated)
+      select id, cast(${userId} as text), last_seq, 0, cast(${notifyAll ? 1 : 0} as integer), cast(${updated} as text) from chats where id = ${chatId}
+      on conflict (chat_id, user_id) do update set notify_all = excluded.notify_all, updated = excluded.updated`.execute(this.db);
+  }
+
+  /** Each of `userIds`' mute and level in the chat; people without a row have the defaults. */
+  async notifyChoices(chatId: string, userIds: readonly string[]): Promise<Map<string, NotifyChoice>> {
+    const choices = new Map<string, NotifyChoice>(userIds.map((userId) => [userId, { muted: false, notifyAll: false }]));
+    if (userIds.length === 0) return choices;
+    const rows = await this.db
+      .selectFrom('chat_reads')
+      .select(['user_id', 'muted', 'notify_all'])
+      .where('chat_id', '=', chatId)
+      .where('user_id', 'in', [...userIds])
+      .execute();
+    for (const row of rows) choices.set(row.user_id, { muted: Number(row.muted) === 1, notifyAll: Number(row.notify_all) === 1 });
+    return choices;
   }
 
   /** Notes who a stored message mentions (participants only, the caller's choice). */
