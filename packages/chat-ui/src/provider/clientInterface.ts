@@ -44,8 +44,8 @@ export type ConfabUiChats = Pick<
   | 'remove'
 >;
 
-/** The open chat's messages: opened live, paged back, sent with optimistic updates, retried, edited and deleted. */
-export type ConfabUiMessages = Pick<MessagesService, 'open' | 'closeChat' | 'loadOlder' | 'send' | 'retry' | 'edit' | 'remove'>;
+/** The open chat's messages: opened live, paged back, sent with optimistic updates, retried, edited, deleted and reacted to. */
+export type ConfabUiMessages = Pick<MessagesService, 'open' | 'closeChat' | 'loadOlder' | 'send' | 'retry' | 'edit' | 'remove' | 'react' | 'unreact'>;
 
 /** The live connection: connected by the shell when idle; file-change frames refresh Chat Files. */
 export type ConfabUiRealtime = Pick<RealtimeConnection, 'state' | 'connect' | 'on'>;

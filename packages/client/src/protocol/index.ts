@@ -11,6 +11,7 @@
 import type { ChatRecord } from '../types';
 import type { AgentClientFrame, AgentIdentity, AgentServerFrame } from './agents';
 import type { DropPublishedFrame } from './drops';
+import type { AddReactionFrame, ReactionsChangedFrame, ReactionSummary, RemoveReactionFrame } from './reactions';
 
 export type * from './agents';
 export { agentLimits, agentNoticeTexts, apiKeyPrefix } from './agents';
@@ -18,6 +19,8 @@ export type * from './drops';
 export type { ChartMessage } from './charts';
 export { chartLimits } from './charts';
 export { dropLimits, reservedDropSlugs } from './drops';
+export type * from './reactions';
+export { reactionLimits, reactionTexts } from './reactions';
 
 /** The message as the gateway sends it (the normalised message form of docs/PRODUCT.md §3). */
 export interface WireMessage {
@@ -38,6 +41,10 @@ export interface WireMessage {
   edited_at?: string;
   /** When it was deleted (its content is then ''); absent while it stands. */
   deleted_at?: string;
+  /** Its reactions (docs/CONTRACTS.md, Reactions); absent when it has none. */
+  reactions?: ReactionSummary[];
+  /** How many times its reactions changed; absent while never. Newer summaries have higher versions. */
+  reactions_version?: number;
 }
 
 /** The chat record JSON as the record API returns it, participants and admins expanded. */
@@ -108,7 +115,7 @@ export interface DeleteMessageFrame {
   message_id: string;
 }
 
-export type ClientFrame = EditMessageFrame | DeleteMessageFrame | AuthenticateWithTokenFrame | JoinChatFrame | LeaveChatFrame | SendMessageFrame | PingFrame | MarkReadFrame | AgentClientFrame;
+export type ClientFrame = EditMessageFrame | DeleteMessageFrame | AddReactionFrame | RemoveReactionFrame | AuthenticateWithTokenFrame | JoinChatFrame | LeaveChatFrame | SendMessageFrame | PingFrame | MarkReadFrame | AgentClientFrame;
 
 // Server → client
 
@@ -267,6 +274,8 @@ export const errorCodes = [
   'unknown_stream',
   /** A frame only agents (or only people) may send. */
   'not_allowed',
+  /** add_reaction / remove_reaction refused: not one emoji, or too many different ones. */
+  'invalid_reaction',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];
@@ -286,6 +295,7 @@ export type ServerFrame =
   | NewMessageFrame
   | MessageUpdatedFrame
   | MessageDeletedFrame
+  | ReactionsChangedFrame
   | JoinedFrame
   | LeftFrame
   | ChatAddedFrame

@@ -8,3 +8,4 @@ export { extractMentions, inertMentions, isAgentUsername, mentionBeforeCursor, u
 export { mimeFromExtension, mimeTypes, defaultMimeType } from '../format/mime';
 export { markdownToPlainText } from '../format/plainText';
 export { countLabel } from '../format/count';
+export { validateReactionEmoji, maxReactionLength } from '../validation/reactions';

@@ -15,6 +15,7 @@ import { registerFileRoutes } from './fileRoutes';
 import { registerImageProxyRoutes } from './imageProxyRoutes';
 import { registerInvitationRoutes } from './invitationRoutes';
 import { registerPackageRoutes } from './packageRoutes';
+import { registerReactionRoutes } from './reactionRoutes';
 import { registerRecordRoutes } from './recordRoutes';
 import { registerRequestAuth } from './requestAuth';
 import { registerResponseHeaders } from './responseHeaders';
@@ -46,6 +47,7 @@ export async function buildApp(config: ServerConfig, services: Services, agents:
   registerAgentRoutes(app, services, agents);
   registerDropRoutes(app, services);
   registerChatRoutes(app, services);
+  registerReactionRoutes(app, services);
   registerFileRoutes(app, services);
   registerImageProxyRoutes(app, services, config);
   await registerStaticHosting(app, config.webDir);

@@ -15,6 +15,7 @@ import { InvitationsService } from './invitations';
 import { MessagingService } from './messaging';
 import { OnboardingService } from './onboarding';
 import { PasswordResetService } from './passwordResets';
+import { ReactionsService } from './reactions';
 import { ReadsService } from './reads';
 import { RecordsService } from './records';
 
@@ -34,6 +35,7 @@ export interface Services {
   fileAccess: FileAccessService;
   uploadQuota: UploadQuota;
   reads: ReadsService;
+  reactions: ReactionsService;
 }
 
 export function createServices(context: ServiceContext): Services {
@@ -44,12 +46,13 @@ export function createServices(context: ServiceContext): Services {
   const chatEvents = new ChatEvents(context, users);
   const messaging = new MessagingService(context);
   const reads = new ReadsService(context);
+  const reactions = new ReactionsService(context, messaging);
   messaging.onPosted(({ row, author, content }) => reads.posted(row, author, content));
   const uploadQuota = new UploadQuota(context);
   const collections = new Map<string, RecordCollection>([
     ['users', users],
     ['chats', new ChatsCollection(context, chatEvents)],
-    ['messages', new MessagesCollection(context, messaging)],
+    ['messages', new MessagesCollection(context, messaging, reactions)],
     ['files', new FilesCollection(context, chatEvents)],
   ]);
   const records = new RecordsService(context, collections);
@@ -59,5 +62,5 @@ export function createServices(context: ServiceContext): Services {
   const fileAccess = new FileAccessService(context, accounts);
   const agents = new AgentsService(context, accounts, records, context.presence);
   const drops = new DropsService(context, accounts);
-  return { context, accounts, agents, drops, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota, reads };
+  return { context, accounts, agents, drops, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota, reads, reactions };
 }

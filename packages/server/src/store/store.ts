@@ -6,6 +6,7 @@ import { FilesRepository } from './repositories/files';
 import { InvitationsRepository } from './repositories/invitations';
 import { MessagesRepository } from './repositories/messages';
 import { PasswordResetsRepository } from './repositories/passwordResets';
+import { ReactionsRepository } from './repositories/reactions';
 import { ReadsRepository } from './repositories/reads';
 import { UsersRepository } from './repositories/users';
 
@@ -21,6 +22,7 @@ export interface Store {
   agents: AgentsRepository;
   drops: DropsRepository;
   reads: ReadsRepository;
+  reactions: ReactionsRepository;
 }
 
 export function createStore(database: ConfabDatabase): Store {
@@ -35,5 +37,6 @@ export function createStore(database: ConfabDatabase): Store {
     agents: new AgentsRepository(database.db),
     drops: new DropsRepository(database.db),
     reads: new ReadsRepository(database.db),
+    reactions: new ReactionsRepository(database),
   };
 }
