@@ -118,6 +118,12 @@ export { MessageListEmpty, agentSuggestions } from './components/MessageList/Mes
 export type { MessageListEmptyProps } from './components/MessageList/MessageListEmpty';
 export { Message, highlightText } from './components/Message/Message';
 export type { MessageProps } from './components/Message/Message';
+export { ReactionChips, reactionLabel } from './components/Reactions/ReactionChips';
+export type { ReactionChipsProps } from './components/Reactions/ReactionChips';
+export { ReactionPicker } from './components/Reactions/ReactionPicker';
+export type { ReactionPickerProps } from './components/Reactions/ReactionPicker';
+export { commonEmoji } from './components/Reactions/commonEmoji';
+export type { EmojiChoice } from './components/Reactions/commonEmoji';
 export { SearchResultsCard, cutSnippet } from './components/SearchResultsCard/SearchResultsCard';
 export type { SearchResultsCardProps } from './components/SearchResultsCard/SearchResultsCard';
 export { ChartMessage, chartSummary, formatChartNumber } from './components/ChartMessage/ChartMessage';

@@ -43,6 +43,9 @@ export { MessagesService } from './messages/MessagesService';
 export type { MessagesOptions, MessagesServiceDependencies } from './messages/MessagesService';
 export { mergeMessages } from './messages/mergeMessages';
 export { messageFromRecord, messageFromWire, isAgentUser } from './messages/normalize';
+export { applyReactionSummary, hasReacted, toggledSummary } from './messages/reactions';
+export { validateReactionEmoji } from './validation/reactions';
+export type { ReactionSummary, ReactionUser, ReactionsAnswer } from './protocol/reactions';
 
 // Invitations and account
 export { InvitationsService, chatIdFromLocation } from './invitations/InvitationsService';

@@ -6,6 +6,7 @@
 import type { AgentNoticeReason, AgentRef, AgentSearchHit, AgentView } from './protocol/agents';
 import type { NotifyLevel } from './protocol/notifications';
 import type { BookmarkAnswer, ChatDropsAnswer, DropListAnswer, LikeAnswer, WireDrop } from './protocol/drops';
+import type { ReactionSummary } from './protocol/reactions';
 
 /** Fields every record of the record API carries. */
 export interface BaseRecord {
@@ -100,6 +101,10 @@ export interface MessageRecord extends BaseRecord {
   edited_at?: string;
   /** When it was deleted, '' while it stands. */
   deleted_at?: string;
+  /** Its reactions, [] when none (docs/CONTRACTS.md, Reactions). */
+  reactions?: ReactionSummary[];
+  /** How many times its reactions changed. */
+  reactions_version?: number;
   expand?: { author?: UserRecord };
 }
 
@@ -121,6 +126,10 @@ export interface NormalizedMessage {
   edited_at?: string;
   /** When it was deleted: its content is then '' and it shows nothing (or "This message was deleted"). */
   deleted_at?: string;
+  /** Emoji reactions, absent when none (docs/CONTRACTS.md, Reactions). */
+  reactions?: ReactionSummary[];
+  /** The version of `reactions`: a summary with a lower one is older and never applied. */
+  reactions_version?: number;
 }
 
 /**

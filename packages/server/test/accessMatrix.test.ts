@@ -303,6 +303,31 @@ const cases: Case[] = [
     },
   },
   {
+    // Only participants react (docs/CONTRACTS.md, Reactions); everyone else learns nothing of the message.
+    route: 'PUT messages/{message}/reactions/{emoji}',
+    expected: { guest: 401, participant: 200, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      const before = await world.testServer.probe.count('message_reactions');
+      const response = await call(world, role, 'PUT', `/api/messages/${world.messageId}/reactions/${encodeURIComponent('👍')}`);
+      return {
+        status: response.status,
+        verify: async () => expect(await world.testServer.probe.count('message_reactions')).toBe(before + (response.status === 200 ? 1 : 0)),
+      };
+    },
+  },
+  {
+    route: 'DELETE messages/{message}/reactions/{emoji}',
+    expected: { guest: 401, participant: 200, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => {
+      // The participant's own 🎉 is there to remove; a refused call leaves it.
+      await call(world, 'participant', 'PUT', `/api/messages/${world.messageId}/reactions/${encodeURIComponent('🎉')}`);
+      const before = await world.testServer.probe.count('message_reactions');
+      const response = await call(world, role, 'DELETE', `/api/messages/${world.messageId}/reactions/${encodeURIComponent('🎉')}`);
+      const removed = role === 'participant' ? 1 : 0;
+      return { status: response.status, verify: async () => expect(await world.testServer.probe.count('message_reactions')).toBe(before - removed) };
+    },
+  },
+  {
     // The author deletes, and so does a chat admin (moderation); the row stays, emptied.
     route: 'DELETE messages/{fresh participant message}',
     expected: { guest: 404, participant: 204, chatAdmin: 204, outsider: 404, serverAdmin: 404 },

@@ -120,6 +120,25 @@ describe('the Agent SDK on the real server', () => {
     expect(logged).toEqual([]);
   });
 
+  it("reacts to the mention's message (people see the agent's chip), refusing what is not one emoji before sending", async () => {
+    const { agent, logged } = connect(created.api_key);
+    const outcomes: Promise<unknown>[] = [];
+    agent.onMention(async (_mention, reply: Reply) => {
+      outcomes.push(reply.react('👀'));
+      outcomes.push(reply.react('eyes').catch((error: unknown) => error));
+    });
+    await agent.ready;
+    const chatId = await chatWithAgents();
+    const asked = await postMessage(owner, chatId, `@${created.agent.username} look at this`);
+    await waitUntil(() => outcomes.length === 2, 'the handler');
+    const [reacted, refused] = await Promise.all(outcomes);
+    expect(reacted).toEqual([{ emoji: '👀', count: 1, users: [{ id: created.agent.id, username: created.agent.username, name: created.agent.name }] }]);
+    expect(refused).toMatchObject({ code: 'invalid_reply', message: 'A reaction must be exactly one emoji.' });
+    const stored = await owner.pb.collection('messages').getOne(asked.id);
+    expect(stored['reactions']).toMatchObject([{ emoji: '👀', count: 1 }]);
+    expect(logged).toEqual([]);
+  });
+
   it("gets a mention's context without the messages deleted before it", async () => {
     const { agent } = connect(created.api_key);
     const mentions: Mention[] = [];

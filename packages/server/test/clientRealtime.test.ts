@@ -164,4 +164,40 @@ describe('client against @confab/server', () => {
     alice.logout();
     bob.logout();
   }, 60_000);
+  it('reactions reach the other member live, and one who was away finds them after reconnecting', async () => {
+    const ann = await signedUp('ann_react');
+    const bob = await signedUp('bob_react', { reconnectBaseDelayMs: 200 });
+    const chat = await ann.chats.create({ name: 'Reactions' });
+    await ann.chats.addParticipant(chat.id, bob.requireUser().id);
+    await ann.messages.open(chat.id);
+    await bob.messages.open(chat.id);
+    ann.messages.send(chat.id, 'Ship it?');
+    await waitUntil(() => bob.store.getState().messages.length === 1 && ann.store.getState().messages[0]?.status === 'sent', 'the message to arrive', 10_000);
+    const id = ann.store.getState().messages[0]!.message_id;
+    const chipsOf = (client: ConfabClient) => (client.store.getState().messages[0]?.reactions ?? []).map((reaction) => `${reaction.emoji} ${reaction.count}: ${reaction.users.map((user) => user.username).join(', ')}`);
+
+    const pending = bob.messages.react(id, '👍');
+    // Optimistic: Bob sees his own chip before the server answers.
+    expect(chipsOf(bob)).toEqual(['👍 1: bob_react']);
+    await pending;
+    await waitUntil(() => chipsOf(ann).length === 1, 'ann to see the reaction', 10_000);
+    expect(chipsOf(ann)).toEqual(['👍 1: bob_react']);
+    await ann.messages.react(id, '👍');
+    await waitUntil(() => chipsOf(bob)[0] === '👍 2: bob_react, ann_react', 'bob to see both', 10_000);
+    await expect(bob.messages.react(id, 'not an emoji')).rejects.toMatchObject({ status: 400 });
+
+    // Bob's network goes down; Ann takes hers back and adds another; back online, Bob has both changes.
+    const bobSocket = sockets.at(-1);
+    network.down = true;
+    bobSocket?.terminate();
+    await waitUntil(() => !bob.store.getState().isConnected, 'bob to notice the cut', 10_000);
+    await ann.messages.unreact(id, '👍');
+    await ann.messages.react(id, '🚀');
+    network.down = false;
+    if (bob.realtime.state === 'closed') bob.realtime.connect();
+    await waitUntil(() => chipsOf(bob).length === 2 && chipsOf(bob)[0] === '👍 1: bob_react', 'bob to catch up on the reactions', 20_000);
+    expect(chipsOf(bob)).toEqual(['👍 1: bob_react', '🚀 1: ann_react']);
+    ann.logout();
+    bob.logout();
+  }, 60_000);
 });

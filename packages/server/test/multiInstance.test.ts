@@ -153,4 +153,35 @@ describe.runIf(runnable)('two instances on one PostgreSQL and one Redis', () => 
     await bobOnA.close();
     expect(await annOnA.next((frame) => frame.type === 'presence' && frame['user_id'] === bob.record.id)).toEqual({ type: 'presence', user_id: bob.record.id, online: false });
   });
+
+  it('keeps reactions exact when both instances take clicks on one message at once; each sees the same last summary', async () => {
+    const ann = await register(instanceA);
+    const bob = await register(instanceB);
+    const chat = await createChat(ann, { participants: [bob.record.id] });
+    const message = await postMessage(ann, chat.id, 'react to me');
+    const annOnA = await socketOn(instanceA, ann);
+    const bobOnB = await socketOn(instanceB, bob);
+    await annOnA.join(chat.id);
+    await bobOnB.join(chat.id);
+    const path = (emoji: string) => `/api/messages/${message.id}/reactions/${encodeURIComponent(emoji)}`;
+    const emoji = ['👍', '🎉', '🚀', '👀', '❤️'];
+    await Promise.all(
+      emoji.flatMap((each) => [
+        rawRequest(instanceA.url, 'PUT', path(each), { token: ann.pb.authStore.token }),
+        rawRequest(instanceB.url, 'PUT', path(each), { token: bob.pb.authStore.token }),
+      ]),
+    );
+    const lastOf = async (socket: TestSocket) => {
+      let last: Record<string, unknown> = {};
+      for (let index = 0; index < 10; index += 1) {
+        const frame = await socket.nextOfType('reactions_changed');
+        if (Number(frame['version']) > Number(last['version'] ?? 0)) last = frame;
+      }
+      return last;
+    };
+    const [onA, onB] = await Promise.all([lastOf(annOnA), lastOf(bobOnB)]);
+    expect(onA['version']).toBe(10);
+    expect(onB).toEqual(onA);
+    expect((onA['reactions'] as { emoji: string; count: number }[]).map((reaction) => reaction.count)).toEqual([2, 2, 2, 2, 2]);
+  });
 });

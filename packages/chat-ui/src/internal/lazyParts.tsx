@@ -98,6 +98,10 @@ export const LazyUploadZone = lazyPart(
   () => import('../components/MessageInput/UploadZone'),
   (module) => module.UploadZone,
 );
+export const LazyReactionPicker = lazyPart(
+  () => import('../components/Reactions/ReactionPicker'),
+  (module) => module.ReactionPicker,
+);
 export const LazyMessageActionPanel = lazyPart(
   () => import('../components/Message/MessageActionPanel'),
   (module) => module.MessageActionPanel,

@@ -108,6 +108,8 @@ describe('the client interface', () => {
         retry: (clientId) => base.messages.retry(clientId),
         edit: (messageId, content) => base.messages.edit(messageId, content),
         remove: (messageId) => base.messages.remove(messageId),
+        react: (messageId, emoji) => base.messages.react(messageId, emoji),
+        unreact: (messageId, emoji) => base.messages.unreact(messageId, emoji),
         send: (chatId, content) => {
           sent.push(content);
           return base.messages.send(chatId, content);

@@ -47,8 +47,8 @@ export type ConfabUiChats = Pick<
   | 'remove'
 >;
 
-/** The open chat's messages: opened live, paged back, sent with optimistic updates, retried, edited and deleted. */
-export type ConfabUiMessages = Pick<MessagesService, 'open' | 'closeChat' | 'loadOlder' | 'send' | 'retry' | 'edit' | 'remove'>;
+/** The open chat's messages: opened live, paged back, sent with optimistic updates, retried, edited, deleted and reacted to. */
+export type ConfabUiMessages = Pick<MessagesService, 'open' | 'closeChat' | 'loadOlder' | 'send' | 'retry' | 'edit' | 'remove' | 'react' | 'unreact'>;
 
 /** Who types and who is online (docs/CONTRACTS.md, Typing and presence); their state lives in `store`. */
 export type ConfabUiPresence = Pick<PresenceService, 'typing' | 'loadChat'>;

@@ -1,4 +1,4 @@
-import type { AgentStatusFrame, EditMessageFrame, SendMessageFrame, ServerFrame, StreamStartFrame, WireMessage } from '../protocol';
+import type { AddReactionFrame, AgentStatusFrame, EditMessageFrame, ReactionSummary, SendMessageFrame, ServerFrame, StreamStartFrame, WireMessage } from '../protocol';
 import type { AgentSocket } from './AgentSocket';
 import { AgentError, agentErrorCodes } from './errors';
 import type { ReplyChannel } from './reply';
@@ -6,11 +6,12 @@ import type { ReplyChannel } from './reply';
 type Timer = ReturnType<typeof setTimeout>;
 
 interface Waiter {
-  resolve(message: WireMessage): void;
+  /** A stored or edited message, or (for a reaction) the message's reaction summary. */
+  resolve(answer: WireMessage | ReactionSummary[]): void;
   reject(error: AgentError): void;
   timer: Timer;
   /** A frame to write again after a reconnect: a send_message (the server stores one message per client_id) or an edit. */
-  resend?: SendMessageFrame | EditMessageFrame;
+  resend?: SendMessageFrame | EditMessageFrame | AddReactionFrame;
 }
 
 interface OpenStream {
@@ -84,6 +85,17 @@ export class LiveChannel implements ReplyChannel {
     return edited;
   }
 
+  /**
+   * Answered by reactions_changed for the message, or an error frame naming it. Adding is
+   * idempotent, so one written while the connection is down goes out again on reconnect.
+   */
+  react(frame: AddReactionFrame): Promise<ReactionSummary[]> {
+    if (this.closedError !== null) return Promise.reject(this.closedError);
+    const reacted = this.wait(reactionRef(frame.message_id), frame) as Promise<unknown> as Promise<ReactionSummary[]>;
+    this.socket.send(frame);
+    return reacted;
+  }
+
   /** Every frame after authSuccess goes through here. */
   receive(frame: ServerFrame): void {
     if (frame.type === 'new_message') {
@@ -91,11 +103,14 @@ export class LiveChannel implements ReplyChannel {
       if (ref !== undefined) this.settle(ref, frame.message);
     } else if (frame.type === 'message_updated') {
       this.settle(frame.message.message_id, frame.message);
+    } else if (frame.type === 'reactions_changed') {
+      this.settle(reactionRef(frame.message_id), frame.reactions);
     } else if (frame.type === 'error') {
       const error = new AgentError(frame.code, frame.message);
       const stream = frame.ref === undefined ? undefined : this.streams.get(frame.ref);
       if (stream !== undefined) stream.error ??= error;
       if (frame.ref !== undefined && this.waiters.has(frame.ref)) this.settle(frame.ref, error);
+      else if (frame.ref !== undefined && this.waiters.has(reactionRef(frame.ref))) this.settle(reactionRef(frame.ref), error);
       else if (stream === undefined) this.onUnmatchedError(error);
     }
   }
@@ -121,17 +136,17 @@ export class LiveChannel implements ReplyChannel {
     this.streams.clear();
   }
 
-  private wait(ref: string, resend?: SendMessageFrame | EditMessageFrame): Promise<WireMessage> {
+  private wait(ref: string, resend?: SendMessageFrame | EditMessageFrame | AddReactionFrame): Promise<WireMessage> {
     return new Promise<WireMessage>((resolve, reject) => {
       const timer = setTimeout(
         () => this.settle(ref, new AgentError(agentErrorCodes.timeout, `The server did not confirm the reply within ${this.timeoutMs / 1000} s.`)),
         this.timeoutMs,
       );
-      this.waiters.set(ref, { resolve, reject, timer, ...(resend === undefined ? {} : { resend }) });
+      this.waiters.set(ref, { resolve: resolve as Waiter['resolve'], reject, timer, ...(resend === undefined ? {} : { resend }) });
     });
   }
 
-  private settle(ref: string, outcome: WireMessage | AgentError): void {
+  private settle(ref: string, outcome: WireMessage | ReactionSummary[] | AgentError): void {
     const waiter = this.waiters.get(ref);
     if (waiter === undefined) return;
     this.waiters.delete(ref);
@@ -143,6 +158,11 @@ export class LiveChannel implements ReplyChannel {
   private dropped(streamId: string, stream = this.streams.get(streamId)): void {
     if (stream !== undefined) stream.error ??= disconnectedError();
   }
+}
+
+/** A reaction's waiter, apart from an edit of the same message (both are answered by message id). */
+function reactionRef(messageId: string): string {
+  return `reaction:${messageId}`;
 }
 
 function disconnectedError(): AgentError {

@@ -1,5 +1,6 @@
 import { agentLimits, maxMessageLength } from '../protocol';
-import type { AgentStatusFrame, EditMessageFrame, Mention, SendMessageFrame, StreamStartFrame, WireMessage } from '../protocol';
+import type { AddReactionFrame, AgentStatusFrame, EditMessageFrame, Mention, ReactionSummary, SendMessageFrame, StreamStartFrame, WireMessage } from '../protocol';
+import { validateReactionEmoji } from '../validation/reactions';
 import { AgentError, agentErrorCodes } from './errors';
 import type { Reply, ReplyStream } from './types';
 
@@ -21,6 +22,8 @@ export interface ReplyChannel {
   status(frame: AgentStatusFrame): void;
   /** Resolves with the message as edited (message_updated for its id). */
   edit(frame: EditMessageFrame): Promise<WireMessage>;
+  /** Resolves with the message's reaction summary after the reaction (reactions_changed for its id). */
+  react(frame: AddReactionFrame): Promise<ReactionSummary[]>;
 }
 
 /** Called with each reply the server stored (for the 'reply' event). */
@@ -73,6 +76,16 @@ export function trackedReply(
           if (text.trim() === '') throw new AgentError(agentErrorCodes.invalidReply, 'An edit needs some text: to take a message back, there is nothing to send.');
           checkLength(text);
           return channel.edit({ type: 'edit_message', message_id: messageId, content: text });
+        })(),
+      );
+    },
+    react(emoji) {
+      const text = String(emoji);
+      return handled(
+        (async () => {
+          const problem = validateReactionEmoji(text);
+          if (problem !== null) throw new AgentError(agentErrorCodes.invalidReply, problem);
+          return channel.react({ type: 'add_reaction', message_id: mention.message_id, emoji: text });
         })(),
       );
     },

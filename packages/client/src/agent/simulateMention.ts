@@ -1,4 +1,4 @@
-import type { Mention, WireMessage } from '../protocol';
+import type { Mention, ReactionSummary, WireMessage } from '../protocol';
 import { createReply } from './reply';
 import type { ReplyChannel } from './reply';
 import type { MentionHandler } from './types';
@@ -13,6 +13,8 @@ export interface SimulatedReplies {
   statuses: string[];
   /** Every reply.edit, in order: which message, and its new text (trimmed). */
   edits: Array<{ message_id: string; content: string }>;
+  /** Every reply.react, in order: the emoji on the mention's message. */
+  reactions: string[];
   /** What the handler threw or rejected with, if it did. */
   error?: unknown;
 }
@@ -30,7 +32,7 @@ export interface SimulatedReplies {
 export async function simulateMention(handler: MentionHandler, partial: Partial<Mention> = {}): Promise<SimulatedReplies> {
   const mention = testMention(partial);
   const recorder = new Recorder(mention.chat_id);
-  const result: SimulatedReplies = { sent: recorder.sent, streams: recorder.streams, statuses: recorder.statuses, edits: recorder.edits };
+  const result: SimulatedReplies = { sent: recorder.sent, streams: recorder.streams, statuses: recorder.statuses, edits: recorder.edits, reactions: recorder.reactions };
   try {
     await handler(mention, createReply(mention, recorder));
   } catch (error) {
@@ -64,6 +66,7 @@ class Recorder implements ReplyChannel {
   readonly streams: string[] = [];
   readonly statuses: string[] = [];
   readonly edits: Array<{ message_id: string; content: string }> = [];
+  readonly reactions: string[] = [];
   private readonly open = new Map<string, string>();
   private seq = 0;
 
@@ -93,6 +96,11 @@ class Recorder implements ReplyChannel {
 
   status(frame: { text: string }): void {
     this.statuses.push(frame.text);
+  }
+
+  async react(frame: { message_id: string; emoji: string }): Promise<ReactionSummary[]> {
+    this.reactions.push(frame.emoji);
+    return [{ emoji: frame.emoji, count: 1, users: [{ id: 'agent_test', username: 'test_agent', name: 'Test agent' }] }];
   }
 
   async edit(frame: { message_id: string; content: string }): Promise<WireMessage> {

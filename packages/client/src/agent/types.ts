@@ -1,4 +1,4 @@
-import type { AgentIdentity, Mention, WireMessage } from '../protocol';
+import type { AgentIdentity, Mention, ReactionSummary, WireMessage } from '../protocol';
 import type { AgentError } from './errors';
 
 /** How a handler answers the mention it was given: in the mention's chat, naming the mention. */
@@ -24,6 +24,13 @@ export interface Reply {
    * or `timeout`.
    */
   edit(message: WireMessage | string, content: string): Promise<WireMessage>;
+  /**
+   * Reacts to the mention's message with one emoji (`reply.react('👀')`: "I'm on it"), as this
+   * agent; adding it twice changes nothing. Resolves with the message's reactions after it.
+   * Rejects with an AgentError: `invalid_reply` (not exactly one emoji, checked before sending),
+   * `invalid_reaction` (too many different emoji on the message), `not_invoked` or `timeout`.
+   */
+  react(emoji: string): Promise<ReactionSummary[]>;
 }
 
 export interface ReplyStream {

@@ -10,6 +10,8 @@ import { validateMessage } from '../validation/content';
 import { changedAt, changeMessages, contiguousSeq, mergeMessages, oldestSeq, updateUnconfirmed } from './mergeMessages';
 import { messageFromRecord, messageFromWire } from './normalize';
 import { Outbox } from './outbox';
+import { applyReactionSummary, toggledSummary } from './reactions';
+import type { ReactionsAnswer } from '../protocol';
 import { LatestOnly } from '../store/latestOnly';
 
 const messagesCollection = 'messages';
@@ -103,6 +105,11 @@ export class MessagesService {
       const held = this.dependencies.store.getState().messages.find((message) => message.seq === seq && message.message_id === message_id);
       if (held !== undefined) this.applyChanges([{ ...held, content: '', deleted_at }]);
       else this.noteChange(deleted_at);
+    });
+    realtime.on('reactions_changed', (summary) => {
+      if (summary.chat_id !== this.openChatId) return;
+      this.noteChange(summary.updated);
+      this.updateMessages((messages) => applyReactionSummary(messages, summary));
     });
     realtime.on('joined', ({ chat_id, has_more }) => {
       if (has_more === true && chat_id === this.openChatId) void this.fillGap(chat_id);
@@ -290,6 +297,20 @@ export class MessagesService {
     if (held !== undefined && held.seq !== null) this.applyChanges([{ ...held, content: '', deleted_at: new Date().toISOString().replace('T', ' ') }], false);
   }
 
+  /**
+   * Adds the signed-in person's `emoji` reaction (PUT /api/messages/{id}/reactions/{emoji}):
+   * shown at once, then replaced by the server's summary; a refusal restores what was shown and
+   * rejects with a ConfabError (the rule's text for a bad emoji, status 400).
+   */
+  react(messageId: string, emoji: string): Promise<void> {
+    return this.changeReaction(messageId, emoji, true);
+  }
+
+  /** Removes the signed-in person's `emoji` reaction; see react. */
+  unreact(messageId: string, emoji: string): Promise<void> {
+    return this.changeReaction(messageId, emoji, false);
+  }
+
   /** Sends a failed message again with the same client_id: the server never stores it twice. */
   retry(clientId: string): void {
     if (!this.outbox.has(clientId)) return;
@@ -334,6 +355,39 @@ export class MessagesService {
     this.dependencies.store.setState((state) => ({
       messages: updateUnconfirmed(state.messages, clientId, (message) => ({ ...message, status })),
     }));
+  }
+
+  private async changeReaction(messageId: string, emoji: string, on: boolean): Promise<void> {
+    // The emoji rule is the server's (a 400 with its text, and the guess below undone): checking
+    // it here too would put the emoji pattern into every route's bundle (apps/reference/routeBudgets.json).
+    const user = this.dependencies.currentUser();
+    const me = { id: user.id, username: user.username, name: user.name ?? '' };
+    const before = this.dependencies.store.getState().messages.find((message) => message.message_id === messageId && message.seq !== null);
+    if (before !== undefined && before.deleted_at === undefined) {
+      const guess = { chat_id: before.chat_id, message_id: messageId, reactions: toggledSummary(before.reactions ?? [], me, emoji, on), version: before.reactions_version ?? 0, updated: '' };
+      this.updateMessages((messages) => applyReactionSummary(messages, guess, true));
+    }
+    const path = `/api/messages/${encodeURIComponent(messageId)}/reactions/${encodeURIComponent(emoji)}`;
+    let answer: ReactionsAnswer;
+    try {
+      answer = await this.dependencies.pb.send<ReactionsAnswer>(path, { method: on ? 'PUT' : 'DELETE' });
+    } catch (error) {
+      if (before !== undefined) {
+        const restore = { chat_id: before.chat_id, message_id: messageId, reactions: before.reactions ?? [], version: before.reactions_version ?? 0, updated: '' };
+        this.updateMessages((messages) => applyReactionSummary(messages, restore, true));
+      }
+      throw toConfabError(error);
+    }
+    if (answer.chat_id !== this.openChatId) return;
+    this.noteChange(answer.updated);
+    this.updateMessages((messages) => applyReactionSummary(messages, answer, true));
+  }
+
+  private updateMessages(change: (messages: ClientMessage[]) => ClientMessage[]): void {
+    this.dependencies.store.setState((state) => {
+      const messages = change(state.messages);
+      return messages === state.messages ? {} : { messages };
+    });
   }
 
   private noteChange(at: string): void {

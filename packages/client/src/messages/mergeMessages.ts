@@ -1,4 +1,5 @@
 import type { ClientMessage } from '../types';
+import { withReactions } from './reactions';
 
 /*
  * store.messages holds the confirmed messages in seq order, then the unconfirmed ones (pending
@@ -51,10 +52,13 @@ export function changeMessages(current: ClientMessage[], changed: ClientMessage[
   current.forEach((held, index) => {
     const incoming = held.seq === null ? undefined : bySeqChanged.get(held.seq);
     if (incoming === undefined || held.deleted_at !== undefined || incoming.message_id !== held.message_id) return;
-    if (changedAt(incoming) <= changedAt(held) && incoming.deleted_at === undefined) return;
+    const newerContent = changedAt(incoming) > changedAt(held) || incoming.deleted_at !== undefined;
+    const newerReactions = (incoming.reactions_version ?? 0) > (held.reactions_version ?? 0);
+    if (!newerContent && !newerReactions) return;
     next ??= [...current];
     // The held message keeps what only the client knows (its client_id, a stream it completed).
-    next[index] = { ...held, content: incoming.content, ...pick(incoming, 'edited_at'), ...pick(incoming, 'deleted_at') };
+    const content = newerContent ? { content: incoming.content, ...pick(incoming, 'edited_at'), ...pick(incoming, 'deleted_at') } : {};
+    next[index] = newerReactions ? withReactions({ ...held, ...content }, incoming.reactions ?? [], incoming.reactions_version ?? 0) : { ...held, ...content };
   });
   return next ?? current;
 }

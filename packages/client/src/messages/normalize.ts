@@ -26,6 +26,8 @@ export function messageFromRecord(record: MessageRecord): ClientMessage {
   if (record.client_id !== undefined && record.client_id !== '') message.client_id = record.client_id;
   if (record.edited_at !== undefined && record.edited_at !== '') message.edited_at = record.edited_at;
   if (record.deleted_at !== undefined && record.deleted_at !== '') message.deleted_at = record.deleted_at;
+  if (record.reactions !== undefined && record.reactions.length > 0) message.reactions = record.reactions;
+  if (typeof record.reactions_version === 'number' && record.reactions_version > 0) message.reactions_version = record.reactions_version;
   return message;
 }
 

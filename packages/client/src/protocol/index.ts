@@ -13,6 +13,7 @@ import type { AgentClientFrame, AgentIdentity, AgentServerFrame } from './agents
 import type { DropPublishedFrame } from './drops';
 import type { PresenceFrame, TypingFrame, TypingNoticeFrame } from './presence';
 import type { NotifyLevel } from './notifications';
+import type { AddReactionFrame, ReactionsChangedFrame, ReactionSummary, RemoveReactionFrame } from './reactions';
 
 export type * from './agents';
 export { agentLimits, agentNoticeTexts, apiKeyPrefix } from './agents';
@@ -24,6 +25,8 @@ export { chartLimits } from './charts';
 export { dropLimits, reservedDropSlugs } from './drops';
 export type { NotifyLevel, NotifyLevelRequest, NotificationSettings, NotificationSettingsRequest } from './notifications';
 export { notifyLevels, notificationPreviewLength, notificationRefusals } from './notifications';
+export type * from './reactions';
+export { reactionLimits, reactionTexts } from './reactions';
 
 /** The message as the gateway sends it (the normalised message form of docs/PRODUCT.md §3). */
 export interface WireMessage {
@@ -44,6 +47,10 @@ export interface WireMessage {
   edited_at?: string;
   /** When it was deleted (its content is then ''); absent while it stands. */
   deleted_at?: string;
+  /** Its reactions (docs/CONTRACTS.md, Reactions); absent when it has none. */
+  reactions?: ReactionSummary[];
+  /** How many times its reactions changed; absent while never. Newer summaries have higher versions. */
+  reactions_version?: number;
 }
 
 /** The chat record JSON as the record API returns it, participants and admins expanded. */
@@ -114,7 +121,7 @@ export interface DeleteMessageFrame {
   message_id: string;
 }
 
-export type ClientFrame = EditMessageFrame | DeleteMessageFrame | AuthenticateWithTokenFrame | JoinChatFrame | LeaveChatFrame | SendMessageFrame | PingFrame | MarkReadFrame | TypingFrame | AgentClientFrame;
+export type ClientFrame = EditMessageFrame | DeleteMessageFrame | AddReactionFrame | RemoveReactionFrame | AuthenticateWithTokenFrame | JoinChatFrame | LeaveChatFrame | SendMessageFrame | PingFrame | MarkReadFrame | TypingFrame | AgentClientFrame;
 
 // Server → client
 
@@ -289,6 +296,8 @@ export const errorCodes = [
   'unknown_stream',
   /** A frame only agents (or only people) may send. */
   'not_allowed',
+  /** add_reaction / remove_reaction refused: not one emoji, or too many different ones. */
+  'invalid_reaction',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];
@@ -308,6 +317,7 @@ export type ServerFrame =
   | NewMessageFrame
   | MessageUpdatedFrame
   | MessageDeletedFrame
+  | ReactionsChangedFrame
   | JoinedFrame
   | LeftFrame
   | ChatAddedFrame

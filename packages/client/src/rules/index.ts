@@ -9,3 +9,4 @@ export { mimeFromExtension, mimeTypes, defaultMimeType } from '../format/mime';
 export { markdownToPlainText } from '../format/plainText';
 export { notificationPreviewOf } from '../format/notificationPreview';
 export { countLabel } from '../format/count';
+export { validateReactionEmoji, maxReactionLength } from '../validation/reactions';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfabClient } from '../client/ConfabClient';
 import { messages } from '../rules';
+import { reactionTexts } from '../protocol';
 
 /*
  * One contract, two backends (docs/STYLE.md, One fake, held to the real thing): the
@@ -465,6 +466,52 @@ export function backendContract(name: string, makeBackend: () => Promise<Contrac
           [1, '', true],
           [2, 'Sure', false],
         ]);
+      });
+    });
+
+    describe('reactions', () => {
+      it('adds and removes reactions idempotently for participants, with the summary in the answer and the records', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const eve = await signUp('eve');
+        const chatId = await chatOf(ann, 'Reactions', [bob]);
+        const posted = await api('POST', '/api/collections/messages/records', { as: ann, json: { chat: chatId, content: 'Ship it?' } });
+        const id = String(posted.body['id']);
+        const path = (emoji: string) => `/api/messages/${id}/reactions/${encodeURIComponent(emoji)}`;
+        const bobUser = { id: bob.id, username: bob.username, name: '' };
+
+        const added = await api('PUT', path('👍'), { as: bob });
+        expect(added).toMatchObject({ status: 200, body: { chat_id: chatId, message_id: id, version: 1, reactions: [{ emoji: '👍', count: 1, users: [bobUser] }] } });
+        expect(await api('PUT', path('👍'), { as: bob })).toMatchObject({ status: 200, body: { version: 1 } });
+        expect(await api('PUT', path('🎉'), { as: ann })).toMatchObject({ status: 200, body: { version: 2 } });
+        expect(await api('DELETE', path('🎉'), { as: ann })).toMatchObject({ status: 200, body: { version: 3, reactions: [{ emoji: '👍', count: 1 }] } });
+        expect(await api('DELETE', path('🎉'), { as: ann })).toMatchObject({ status: 200, body: { version: 3 } });
+
+        const listed = await api('GET', `/api/collections/messages/records?filter=${encodeURIComponent(`chat = "${chatId}"`)}`, { as: ann });
+        expect((listed.body['items'] as unknown[])[0]).toMatchObject({ id, reactions: [{ emoji: '👍', count: 1, users: [bobUser] }], reactions_version: 3 });
+
+        expect(await api('PUT', path('nope'), { as: bob })).toEqual({
+          status: 400,
+          body: { status: 400, message: reactionTexts.notOneEmoji, data: { emoji: { code: 'validation_invalid_value', message: reactionTexts.notOneEmoji } } },
+        });
+        expect(await api('PUT', path('👍'), { as: eve })).toMatchObject({ status: 404, body: { message: 'Message not found' } });
+        expect((await api('PUT', path('👍'))).status).toBe(401);
+      });
+
+      it('keeps the client store in step: react shows at once and unreact takes it back', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Reacting', [bob]);
+        const posted = await api('POST', '/api/collections/messages/records', { as: ann, json: { chat: chatId, content: 'Lunch?' } });
+        const id = String(posted.body['id']);
+        await bob.client.messages.open(chatId);
+        const reactionsOf = () => bob.client.store.getState().messages.find((message) => message.message_id === id)?.reactions;
+        await bob.client.messages.react(id, '🍕');
+        expect(reactionsOf()).toEqual([{ emoji: '🍕', count: 1, users: [{ id: bob.id, username: bob.username, name: '' }] }]);
+        await bob.client.messages.unreact(id, '🍕');
+        expect(reactionsOf()).toBeUndefined();
+        await expect(bob.client.messages.react(id, 'x')).rejects.toMatchObject({ status: 400, message: reactionTexts.notOneEmoji });
+        bob.client.messages.closeChat(chatId);
       });
     });
 

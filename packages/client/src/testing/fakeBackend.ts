@@ -18,6 +18,7 @@ import { callerId, collectionIds, errorResponse, json, nextRecordId, notFound, s
 import { createNotificationRoutes } from './fakeNotifications';
 import { buildFakeInvitation, createInvitationRoutes, type FakeInvitation, type FakeInvitationInput } from './fakeInvitations';
 import { createPresenceRoutes } from './fakePresence';
+import { createReactionRoutes, fakeReactionSummary, type FakeReaction } from './fakeReactions';
 
 export { errorResponse, json } from './fakeHttp';
 export type { FakeAgentInput } from './fakeAgents';
@@ -75,6 +76,11 @@ export interface FakeMessage {
   edited_at?: string;
   /** Set by a deletion; the content is then ''. */
   deleted_at?: string;
+  /** Reactions, oldest first (fakeReactions.ts). */
+  reactions?: FakeReaction[];
+  reactions_version?: number;
+  /** Set by a reaction change; otherwise the latest of created, edited_at and deleted_at. */
+  updated?: string;
 }
 
 export type FakeRoute = (request: Request, body: Record<string, unknown>) => Response | Promise<Response>;
@@ -247,6 +253,7 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
   const agentRoutes = createAgentRoutes({ agents, agentKeys });
   const dropRoutes = createDropRoutes(dropData, chats);
   const presenceRoutes = createPresenceRoutes({ users, chats, online });
+  const reactionRoutes = createReactionRoutes({ users, chats, messages });
 
   /** `form` is a multipart body, read as given: serialising it through Request would lose file names. */
   const handle = async (request: Request, form: FormData | null): Promise<Response> => {
@@ -268,7 +275,7 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
     }
     const handler = overrides.get(route) ?? routes[route];
     if (handler) return handler(request, body);
-    const recordResponse = records(request, url, body) ?? fileRoutes(request, url, body) ?? invitationRoutes(request, url, body) ?? agentRoutes(request, url, body) ?? dropRoutes(request, url, body) ?? presenceRoutes(request, url);
+    const recordResponse = records(request, url, body) ?? fileRoutes(request, url, body) ?? invitationRoutes(request, url, body) ?? agentRoutes(request, url, body) ?? dropRoutes(request, url, body) ?? presenceRoutes(request, url) ?? reactionRoutes(request, url);
     return recordResponse ?? errorResponse(404, "The requested resource wasn't found.");
   };
 
@@ -421,7 +428,9 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
     content: message.deleted_at === undefined ? message.content : '',
     edited_at: message.edited_at ?? '',
     deleted_at: message.deleted_at ?? '',
-    updated: message.deleted_at ?? message.edited_at ?? message.created,
+    reactions: fakeReactionSummary(message, data.users),
+    reactions_version: message.reactions_version ?? 0,
+    updated: [message.created, message.edited_at ?? '', message.deleted_at ?? '', message.updated ?? ''].sort().at(-1),
     expand: expand.includes('author') ? { author: userJson(message.author) } : {},
   });
   const page = <T,>(items: T[], url: URL) => {

@@ -16,6 +16,7 @@ import { registerImageProxyRoutes } from './imageProxyRoutes';
 import { registerInvitationRoutes } from './invitationRoutes';
 import { registerNotificationRoutes } from './notificationRoutes';
 import { registerPackageRoutes } from './packageRoutes';
+import { registerReactionRoutes } from './reactionRoutes';
 import { registerRecordRoutes } from './recordRoutes';
 import { registerRequestAuth } from './requestAuth';
 import { registerResponseHeaders } from './responseHeaders';
@@ -48,6 +49,7 @@ export async function buildApp(config: ServerConfig, services: Services, agents:
   registerDropRoutes(app, services);
   registerChatRoutes(app, services);
   registerNotificationRoutes(app, services);
+  registerReactionRoutes(app, services);
   registerFileRoutes(app, services);
   registerImageProxyRoutes(app, services, config);
   await registerStaticHosting(app, config.webDir);

@@ -72,6 +72,9 @@ export class FrameHandlers {
         case 'edit_message':
         case 'delete_message':
           return await this.changeMessage(connection, connection.userId, frame);
+        case 'add_reaction':
+        case 'remove_reaction':
+          return await this.react(connection, connection.userId, frame);
         case 'mention_ack':
         case 'stream_start':
         case 'stream_append':
@@ -218,6 +221,29 @@ export class FrameHandlers {
     }
     // A sender not joined to the chat (an agent answering a mention) is answered here.
     if (connection.joined?.has(changed.row.chat) !== true) connection.send(changed.frame);
+  }
+
+  /**
+   * Adds or removes the caller's reaction; the chat's joined sockets get reactions_changed. A
+   * caller not joined (an agent answering a mention), or a change that changed nothing, is
+   * answered with the summary here. Refusals name the message: `invalid_reaction` for the emoji,
+   * `not_allowed` for a message one cannot react to, `not_invoked` for an agent not invited there.
+   */
+  private async react(connection: Connection, userId: string, frame: FrameOf<'add_reaction'> | FrameOf<'remove_reaction'>): Promise<void> {
+    const user = await this.services.accounts.findUser(userId);
+    if (user === undefined) return connection.socket.close(closeCodes.authenticationFailed, 'Account removed');
+    let result;
+    try {
+      result = await this.services.reactions.change(user, frame.message_id, frame.emoji, frame.type === 'add_reaction');
+    } catch (error) {
+      if (!(error instanceof ConfabServerError)) throw error;
+      if (error.status === 404) return connection.send(errorFrame('not_allowed', 'no message you may react to has this id', frame.message_id));
+      if (error.status === 400) return connection.send(errorFrame('invalid_reaction', error.message, frame.message_id));
+      if (error.code === 'forbidden') return connection.send(errorFrame('not_invoked', error.message, frame.message_id));
+      if (error.code === 'tooManyRequests') return connection.send(errorFrame('rate_limited', error.message, frame.message_id));
+      throw error;
+    }
+    if (!result.changed || connection.joined?.has(result.answer.chat_id) !== true) connection.send(result.frame);
   }
 
   private async sendMessage(connection: Connection, userId: string, frame: FrameOf<'send_message'>): Promise<void> {

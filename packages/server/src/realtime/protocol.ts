@@ -71,6 +71,13 @@ function parseFields(type: string, record: Record<string, unknown>): ParseResult
       const messageId = requiredString(record, 'message_id');
       return messageId === undefined ? failure('message_id must be a non-empty string', type) : { ok: true, frame: { type, message_id: messageId } };
     }
+    case 'add_reaction':
+    case 'remove_reaction': {
+      const messageId = requiredString(record, 'message_id');
+      if (messageId === undefined) return failure('message_id must be a non-empty string', type);
+      if (typeof record['emoji'] !== 'string') return failure('emoji must be a string', messageId);
+      return { ok: true, frame: { type, message_id: messageId, emoji: record['emoji'] } };
+    }
     case 'mark_read': {
       if (chatId === undefined) return failure('chat_id must be a non-empty string', type);
       const seq = record['seq'];

@@ -17,6 +17,7 @@ import { NotificationSettingsService } from './notificationSettings';
 import { OnboardingService } from './onboarding';
 import { PasswordResetService } from './passwordResets';
 import { createPeoplePresence, PresenceService } from './presence';
+import { ReactionsService } from './reactions';
 import { ReadsService } from './reads';
 import { RecordsService } from './records';
 
@@ -39,6 +40,7 @@ export interface Services {
   /** Which people are online, on any instance (docs/CONTRACTS.md, Typing and presence). */
   presence: PresenceService;
   notificationSettings: NotificationSettingsService;
+  reactions: ReactionsService;
 }
 
 export function createServices(context: ServiceContext): Services {
@@ -49,12 +51,13 @@ export function createServices(context: ServiceContext): Services {
   const chatEvents = new ChatEvents(context, users);
   const messaging = new MessagingService(context);
   const reads = new ReadsService(context);
+  const reactions = new ReactionsService(context, messaging);
   messaging.onPosted(({ row, author, content }) => reads.posted(row, author, content));
   const uploadQuota = new UploadQuota(context);
   const collections = new Map<string, RecordCollection>([
     ['users', users],
     ['chats', new ChatsCollection(context, chatEvents)],
-    ['messages', new MessagesCollection(context, messaging)],
+    ['messages', new MessagesCollection(context, messaging, reactions)],
     ['files', new FilesCollection(context, chatEvents)],
   ]);
   const records = new RecordsService(context, collections);
@@ -69,5 +72,5 @@ export function createServices(context: ServiceContext): Services {
     createPeoplePresence(context.config, (error) => context.logger.error({ error: String(error) }, 'people presence store error')),
   );
   const notificationSettings = new NotificationSettingsService(context);
-  return { context, accounts, agents, drops, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota, reads, presence, notificationSettings };
+  return { context, accounts, agents, drops, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota, reads, presence, notificationSettings, reactions };
 }

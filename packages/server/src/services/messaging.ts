@@ -8,7 +8,7 @@ import { agentTypes } from './collections/agentTypes';
 import type { ServiceContext } from './context';
 import { tooManyRequests } from './limits/rateLimits';
 import { recordErrors, throwIfErrors } from './recordErrors';
-import { agentLimits, maxMessageLength, type MessageDeletedFrame, type MessageUpdatedFrame, type NewMessageFrame, type WireMessage } from '@confab/client/protocol';
+import { agentLimits, maxMessageLength, type ReactionSummary, type MessageDeletedFrame, type MessageUpdatedFrame, type NewMessageFrame, type WireMessage } from '@confab/client/protocol';
 
 /** The longest message content after trimming, in characters (the protocol's maxMessageLength). */
 export const messageContentMaximum = maxMessageLength;
@@ -70,7 +70,8 @@ export class MessagingService {
     }
   }
 
-  toWire(row: MessageRow, author: Pick<UserRow, 'name' | 'username' | 'type'>): WireMessage {
+  /** `reactions`: its summary when the caller read it (a join's replay); absent or empty adds none. */
+  toWire(row: MessageRow, author: Pick<UserRow, 'name' | 'username' | 'type'>, reactions?: ReactionSummary[]): WireMessage {
     const message: WireMessage = {
       message_id: row.id,
       chat_id: row.chat,
@@ -85,11 +86,13 @@ export class MessagingService {
     };
     if (row.edited_at !== null) message.edited_at = row.edited_at;
     if (row.deleted_at !== null) message.deleted_at = row.deleted_at;
+    if (row.deleted_at === null && reactions !== undefined && reactions.length > 0) message.reactions = reactions;
+    if (Number(row.reactions_version) > 0) message.reactions_version = Number(row.reactions_version);
     return message;
   }
 
-  frameOf(row: MessageRow, author: Pick<UserRow, 'name' | 'username' | 'type'>, streamId?: string): string {
-    const frame: NewMessageFrame = { type: 'new_message', message: this.toWire(row, author) };
+  frameOf(row: MessageRow, author: Pick<UserRow, 'name' | 'username' | 'type'>, streamId?: string, reactions?: ReactionSummary[]): string {
+    const frame: NewMessageFrame = { type: 'new_message', message: this.toWire(row, author, reactions) };
     if (row.client_id !== null && row.client_id !== '') frame.client_id = row.client_id;
     if (streamId !== undefined) frame.stream_id = streamId;
     return JSON.stringify(frame);
@@ -108,9 +111,11 @@ export class MessagingService {
   /** Stored messages after `afterSeq` as ready frames, in seq order. */
   async framesAfter(chatId: string, afterSeq: number, limit: number): Promise<{ seq: number; frame: string }[]> {
     const rows = await this.context.store.messages.listAfterSeq(chatId, afterSeq, limit);
+    // Replayed as they are now, reactions included (docs/CONTRACTS.md, Reactions).
+    const reactions = await this.context.store.reactions.summaries(rows.filter((row) => Number(row.reactions_version) > 0).map((row) => row.id));
     return rows.map((row: MessageWithAuthor) => ({
       seq: row.seq,
-      frame: this.frameOf(row, { name: row.author_name, username: row.author_username, type: row.author_type }),
+      frame: this.frameOf(row, { name: row.author_name, username: row.author_username, type: row.author_type }, undefined, reactions.get(row.id)),
     }));
   }
 

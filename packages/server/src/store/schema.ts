@@ -70,6 +70,8 @@ export interface MessagesTable {
   edited_at: string | null;
   /** Set when deleted: the row stays, its content emptied (migration 013). */
   deleted_at: string | null;
+  /** Changes of its reactions so far (migration 014). */
+  reactions_version: Generated<number>;
   created: string;
   updated: string;
 }
@@ -237,6 +239,15 @@ export interface MessageMentionsTable {
   seq: number;
 }
 
+/** A person's emoji reaction on a message (migration 014): one row per (message, user, emoji). */
+export interface MessageReactionsTable {
+  message: string;
+  chat: string;
+  user: string;
+  emoji: string;
+  created: string;
+}
+
 export interface Database {
   users: UsersTable;
   chats: ChatsTable;
@@ -259,4 +270,5 @@ export interface Database {
   drop_notification_reads: DropNotificationReadsTable;
   chat_reads: ChatReadsTable;
   message_mentions: MessageMentionsTable;
+  message_reactions: MessageReactionsTable;
 }

@@ -7,6 +7,7 @@ import { InvitationsRepository } from './repositories/invitations';
 import { MessagesRepository } from './repositories/messages';
 import { MissedMentionsRepository } from './repositories/missedMentions';
 import { PasswordResetsRepository } from './repositories/passwordResets';
+import { ReactionsRepository } from './repositories/reactions';
 import { ReadsRepository } from './repositories/reads';
 import { UsersRepository } from './repositories/users';
 
@@ -23,6 +24,7 @@ export interface Store {
   drops: DropsRepository;
   reads: ReadsRepository;
   missedMentions: MissedMentionsRepository;
+  reactions: ReactionsRepository;
 }
 
 export function createStore(database: ConfabDatabase): Store {
@@ -38,5 +40,6 @@ export function createStore(database: ConfabDatabase): Store {
     drops: new DropsRepository(database.db),
     reads: new ReadsRepository(database.db),
     missedMentions: new MissedMentionsRepository(database.db),
+    reactions: new ReactionsRepository(database),
   };
 }

@@ -219,3 +219,25 @@ export const ConfirmingDeleteAsAdmin: Story = {
     await expect(question).toHaveAccessibleDescription('It is Bob Builder’s message: you can delete it as an admin of this chat.');
   },
 };
+
+/** Reactions under the message; signed in, the chips toggle one's own and "Add reaction" opens the picker. */
+export const WithReactions: Story = {
+  args: {
+    message: {
+      ...clientMessage({ content: 'Ship it on Friday?' }, { minutesAgo: 5, now }),
+      reactions: [
+        { emoji: '👍', count: 2, users: [{ id: 'user_ann', username: 'ann', name: 'Ann' }, { id: 'user_bob', username: 'bob', name: 'Bob' }] },
+        { emoji: '🎉', count: 1, users: [{ id: 'user_bob', username: 'bob', name: 'Bob' }] },
+      ],
+      reactions_version: 3,
+    },
+    canReact: true,
+  },
+  decorators: [withConfab({ signedIn: true })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByRole('button', { name: '👍 2: ann, bob' })).toBeInTheDocument();
+    await userEvent.click(canvas.getByRole('button', { name: 'Add reaction' }));
+    await expect(await canvas.findByRole('dialog', { name: 'Add reaction' })).toBeInTheDocument();
+  },
+};

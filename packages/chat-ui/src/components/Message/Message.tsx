@@ -6,6 +6,8 @@ import { ProxiedHtml } from '../../internal/ProxiedHtml';
 import { useNow } from '../../internal/useNow';
 import type { SearchResultsCardProps } from '../SearchResultsCard/SearchResultsCard';
 import { EditedMark } from './EditedMark';
+import { MessageReactions } from '../Reactions/MessageReactions';
+import { ReactionChips } from '../Reactions/ReactionChips';
 import { MessageActions, type MessageAction } from './MessageActions';
 import { TimeAgo } from './TimeAgo';
 
@@ -30,6 +32,12 @@ export interface MessageProps {
    * ConfabProvider. Default false.
    */
   canDelete?: boolean | undefined;
+  /**
+   * Let the signed-in person react: "Add reaction" opens the picker and the chips toggle their own
+   * reaction, through client.messages.react / unreact. MessageList offers it on every sent
+   * message. Needs a ConfabProvider. Default false (the chips only show).
+   */
+  canReact?: boolean | undefined;
 }
 
 /** Wraps every case-insensitive occurrence of `query` in <mark>. */
@@ -58,14 +66,22 @@ export function highlightText(text: string, query: string | undefined): ReactNod
  * its final text replaces it. With `canEdit` or `canDelete`, Edit and Delete show on hover and
  * focus: Edit puts an editor in place of the body, Delete asks first; Escape leaves either.
  */
-export const Message = memo(function Message({ message, locale = 'en', now, highlight, onRetry, canEdit = false, canDelete = false }: MessageProps) {
+export const Message = memo(function Message({ message, locale = 'en', now, highlight, onRetry, canEdit = false, canDelete = false, canReact = false }: MessageProps) {
   const rendered = useMemo(() => renderContent(message.content), [message.content]);
   const author = message.author_name || message.author_username || 'Unknown';
   const status = message.status ?? 'sent';
   const [action, setAction] = useState<MessageAction | null>(null);
   const close = useCallback(() => setAction(null), []);
+  const articleRef = useRef<HTMLElement>(null);
+  const closePicker = useCallback(() => {
+    setAction(null);
+    // Back to "Add reaction" once the bar shows again (a hidden button takes no focus).
+    setTimeout(() => articleRef.current?.querySelector<HTMLElement>('.cf-message__actions [data-action="react"]')?.focus(), 0);
+  }, []);
   // Open only while still allowed (someone no longer an admin loses the question on others' messages).
-  const panel = action !== null && (action === 'edit' ? canEdit : canDelete) ? action : null;
+  const allowed = { react: canReact, edit: canEdit, delete: canDelete } as const;
+  const open = action !== null && allowed[action] ? action : null;
+  const panel = open === 'react' ? null : open;
   let body: ReactNode;
   // Search results and charts load their code on demand (few chats show them), in a box about
   // their height meanwhile, so the list barely moves when they arrive; so do the editor (in place
@@ -92,6 +108,7 @@ export const Message = memo(function Message({ message, locale = 'en', now, high
   }
   return (
     <article
+      ref={articleRef}
       className={['cf-message', message.is_agent && 'cf-message--agent', `cf-message--${status}`].filter(Boolean).join(' ')}
       aria-label={`${author}${message.is_agent ? ' (Agent)' : ''}`}
       aria-busy={status === 'streaming' ? true : undefined}
@@ -107,6 +124,11 @@ export const Message = memo(function Message({ message, locale = 'en', now, high
           {message.edited_at ? <EditedMark date={message.edited_at} locale={locale} /> : null}
         </div>
         {body}
+        {canReact ? (
+          <MessageReactions message={message} pickerOpen={open === 'react'} onPickerClose={closePicker} />
+        ) : (
+          <ReactionChips reactions={message.reactions ?? []} />
+        )}
         {panel !== null ? (
           <LazyMessagePart className="cf-message-panel" minHeight={96} loadingLabel="Loading..." failedLabel="This could not be loaded.">
             <LazyMessageActionPanel.Component action={panel} message={message} onDone={close} />
@@ -136,7 +158,7 @@ export const Message = memo(function Message({ message, locale = 'en', now, high
           </p>
         ) : null}
       </div>
-      {canEdit || canDelete ? <MessageActions canEdit={canEdit} canDelete={canDelete} hidden={panel !== null} onAction={setAction} /> : null}
+      {canReact || canEdit || canDelete ? <MessageActions canReact={canReact} canEdit={canEdit} canDelete={canDelete} hidden={open !== null} onAction={setAction} /> : null}
     </article>
   );
 });

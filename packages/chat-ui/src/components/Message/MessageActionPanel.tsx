@@ -6,7 +6,7 @@ import { MessageEditor } from './MessageEditor';
 
 export interface MessageActionPanelProps {
   /** What was pressed: Edit or Delete. */
-  action: MessageAction;
+  action: Exclude<MessageAction, 'react'>;
   message: ClientMessage;
   /** Called once the edit or the question is over: saved, deleted, or given up (Cancel, Escape). */
   onDone: () => void;
@@ -20,9 +20,8 @@ export interface MessageActionPanelProps {
 export function MessageActionPanel({ action, message, onDone }: MessageActionPanelProps) {
   const ref = useRef<HTMLDivElement>(null);
   const done = () => {
-    // The bar stays in the message, hidden, while this is open; Edit comes first in it, Delete last.
-    const bar = ref.current?.closest('.cf-message')?.querySelector('.cf-message__actions');
-    const opener = action === 'edit' ? bar?.firstElementChild : bar?.lastElementChild;
+    // The bar stays in the message, hidden, while this is open.
+    const opener = ref.current?.closest('.cf-message')?.querySelector(`.cf-message__actions [data-action="${action}"]`);
     onDone();
     // Once the bar is shown again (a hidden button takes no focus).
     setTimeout(() => (opener as HTMLElement | null | undefined)?.focus(), 0);

@@ -16,30 +16,30 @@ const now = Date.parse('2026-01-05T12:30:00Z');
 /** The names of the buttons in a message's action bar (none: no bar). */
 function actionsOf(article: HTMLElement): string[] {
   const bar = within(article).queryByRole('group', { name: 'Message actions' });
-  return bar === null ? [] : within(bar).getAllByRole('button').map((button) => button.textContent ?? '');
+  return bar === null ? [] : within(bar).getAllByRole('button').map((button) => button.getAttribute('aria-label') ?? button.textContent ?? '');
 }
 
-describe('MessageList: who may edit and delete', () => {
+describe('MessageList: who may react, edit and delete', () => {
   it("offers an admin Edit on their own messages only, and Delete on everyone's", async () => {
     const { article } = await openChatWithMessages({ as: 'alice', admins: [people.alice.id] });
-    expect(actionsOf(article('Alice Liddell'))).toEqual(['Edit', 'Delete']);
-    expect(actionsOf(article('Bob Builder'))).toEqual(['Delete']);
-    expect(actionsOf(article('Deep Research (Agent)'))).toEqual(['Delete']);
+    expect(actionsOf(article('Alice Liddell'))).toEqual(['Add reaction', 'Edit', 'Delete']);
+    expect(actionsOf(article('Bob Builder'))).toEqual(['Add reaction', 'Delete']);
+    expect(actionsOf(article('Deep Research (Agent)'))).toEqual(['Add reaction', 'Delete']);
   });
 
   it("never offers someone who is not an admin anything on others' messages", async () => {
     const { article } = await openChatWithMessages({ as: 'bob', admins: [people.alice.id] });
-    expect(actionsOf(article('Bob Builder'))).toEqual(['Edit', 'Delete']);
-    expect(actionsOf(article('Alice Liddell'))).toEqual([]);
-    expect(actionsOf(article('Deep Research (Agent)'))).toEqual([]);
+    expect(actionsOf(article('Bob Builder'))).toEqual(['Add reaction', 'Edit', 'Delete']);
+    expect(actionsOf(article('Alice Liddell'))).toEqual(['Add reaction']);
+    expect(actionsOf(article('Deep Research (Agent)'))).toEqual(['Add reaction']);
   });
 
   it('follows the admin list: Delete on others goes when the person stops being an admin', async () => {
     const { article, client } = await openChatWithMessages({ as: 'alice', admins: [people.alice.id] });
     const chat = client.store.getState().currentChat!;
     act(() => client.store.setState({ currentChat: { ...chat, admins: [people.bob.id] } }));
-    expect(actionsOf(article('Bob Builder'))).toEqual([]);
-    expect(actionsOf(article('Alice Liddell'))).toEqual(['Edit', 'Delete']);
+    expect(actionsOf(article('Bob Builder'))).toEqual(['Add reaction']);
+    expect(actionsOf(article('Alice Liddell'))).toEqual(['Add reaction', 'Edit', 'Delete']);
   });
 
   it('offers nothing on a message that is pending, failed or still streaming', () => {
@@ -55,7 +55,7 @@ describe('MessageList: who may edit and delete', () => {
       />,
     );
     act(() => client.store.setState({ user: userRecordOf('user_alice_0001', 'alice', 'Alice'), isAuthenticated: true }));
-    expect(actionsOf(screen.getByRole('article', { name: 'Sent one' }))).toEqual(['Edit', 'Delete']);
+    expect(actionsOf(screen.getByRole('article', { name: 'Sent one' }))).toEqual(['Add reaction', 'Edit', 'Delete']);
     for (const name of ['Pending one', 'Failed one', 'Streaming one']) expect(actionsOf(screen.getByRole('article', { name }))).toEqual([]);
   });
 });

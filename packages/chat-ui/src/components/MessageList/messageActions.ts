@@ -10,13 +10,15 @@ export interface Viewer {
  * What `viewer` may do with `message`, as the server allows it: the author edits their own
  * message, the author or an admin of the chat deletes it. Only a stored message (sent, with its
  * seq) can be changed, not one still pending, failed or streaming; an agent's message is never
- * edited here (agents edit theirs through the SDK).
+ * edited here (agents edit theirs through the SDK). Anyone signed in reacts to a stored message.
  */
-export function messageActions(message: ClientMessage, viewer: Viewer): { canEdit: boolean; canDelete: boolean } {
+export function messageActions(message: ClientMessage, viewer: Viewer): { canEdit: boolean; canDelete: boolean; canReact: boolean } {
   const stored = message.status === 'sent' && message.seq !== null && !message.deleted_at;
   const own = viewer.userId !== null && message.author_id === viewer.userId;
   return {
     canEdit: stored && own && !message.is_agent,
     canDelete: stored && (own || message.chat_id === viewer.adminOfChat),
+    // Every participant reacts to any stored message, agents' included.
+    canReact: stored && viewer.userId !== null,
   };
 }

@@ -4,6 +4,7 @@ import { chatHasParticipant, never } from '../../store/conditions';
 import type { MessageRow } from '../../store/repositories/messages';
 import type { RequestAuth, ServiceContext } from '../context';
 import type { MessagingService } from '../messaging';
+import type { ReactionsService } from '../reactions';
 import { hasField, readString, type Body } from '../input';
 import { recordErrors, throwIfErrors } from '../recordErrors';
 import { collectionIds, type RecordCollection, type RecordJson } from './types';
@@ -37,14 +38,18 @@ export class MessagesCollection implements RecordCollection {
   constructor(
     private readonly context: ServiceContext,
     private readonly messaging: MessagingService,
+    private readonly reactions: ReactionsService,
   ) {}
 
   viewCondition(auth: RequestAuth) {
     return auth.user === undefined ? never : chatHasParticipant('messages.chat', auth.user.id);
   }
 
-  async serialize(rows: readonly unknown[], _auth: RequestAuth): Promise<RecordJson[]> {
-    return (rows as MessageRow[]).map((row) => ({
+  async serialize(rows: readonly unknown[], _auth: RequestAuth, wanted?: (field: string) => boolean): Promise<RecordJson[]> {
+    const messages = rows as MessageRow[];
+    // One query for the whole page, skipped when `fields` leaves reactions out.
+    const reactions = wanted === undefined || wanted('reactions') ? await this.reactions.summaries(messages.map((row) => row.id)) : new Map();
+    return messages.map((row) => ({
       id: row.id,
       collectionId: this.id,
       collectionName: this.name,
@@ -56,6 +61,8 @@ export class MessagesCollection implements RecordCollection {
       seq: Number(row.seq),
       edited_at: row.edited_at ?? '',
       deleted_at: row.deleted_at ?? '',
+      reactions: row.deleted_at === null ? (reactions.get(row.id) ?? []) : [],
+      reactions_version: Number(row.reactions_version),
       created: row.created,
       updated: row.updated,
     }));
