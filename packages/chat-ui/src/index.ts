@@ -114,6 +114,12 @@ export { MessageListEmpty, agentSuggestions } from './components/MessageList/Mes
 export type { MessageListEmptyProps } from './components/MessageList/MessageListEmpty';
 export { Message, highlightText } from './components/Message/Message';
 export type { MessageProps } from './components/Message/Message';
+export { ReplyQuote, RepliesButton } from './components/ReplyQuote/ReplyQuote';
+export type { ReplyQuoteProps, RepliesButtonProps } from './components/ReplyQuote/ReplyQuote';
+export { ReplyBanner } from './components/ReplyBanner/ReplyBanner';
+export type { ReplyBannerProps } from './components/ReplyBanner/ReplyBanner';
+export { ThreadPanel } from './components/ThreadPanel/ThreadPanel';
+export type { ThreadPanelProps } from './components/ThreadPanel/ThreadPanel';
 export { SearchResultsCard, cutSnippet } from './components/SearchResultsCard/SearchResultsCard';
 export type { SearchResultsCardProps } from './components/SearchResultsCard/SearchResultsCard';
 export { ChartMessage, chartSummary, formatChartNumber } from './components/ChartMessage/ChartMessage';

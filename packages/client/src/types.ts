@@ -5,6 +5,7 @@
 
 import type { AgentNoticeReason, AgentRef, AgentSearchHit, AgentView } from './protocol/agents';
 import type { BookmarkAnswer, ChatDropsAnswer, DropListAnswer, LikeAnswer, WireDrop } from './protocol/drops';
+import type { ReplyPreview } from './protocol';
 
 /** Fields every record of the record API carries. */
 export interface BaseRecord {
@@ -97,6 +98,12 @@ export interface MessageRecord extends BaseRecord {
   edited_at?: string;
   /** When it was deleted, '' while it stands. */
   deleted_at?: string;
+  /** The first message of the thread it replies to, '' when none (docs/CONTRACTS.md, Replies). */
+  reply_to?: string;
+  /** What it quotes of its original; present on replies. */
+  reply_to_preview?: ReplyPreview;
+  /** How many replies it has. */
+  reply_count?: number;
   expand?: { author?: UserRecord };
 }
 
@@ -118,6 +125,12 @@ export interface NormalizedMessage {
   edited_at?: string;
   /** When it was deleted: its content is then '' and it shows nothing (or "This message was deleted"). */
   deleted_at?: string;
+  /** The first message of the thread it replies to (docs/CONTRACTS.md, Replies); absent on others. */
+  reply_to?: string;
+  /** What it quotes of its original (author and first line; `deleted` once that is gone). */
+  reply_to_preview?: ReplyPreview;
+  /** How many replies it has; absent while none. */
+  reply_count?: number;
 }
 
 /**
@@ -139,6 +152,23 @@ export interface ClientMessage extends NormalizedMessage {
   is_agent: boolean;
   /** A streamed agent reply: on the growing placeholder, and on the final message that replaces it. */
   stream_id?: string;
+}
+
+/**
+ * The thread open beside the chat (docs/CONTRACTS.md, Replies): its original and the replies
+ * loaded for it. Replies that arrive live or are being sent are in store.messages (they are
+ * ordinary messages of the chat); `threadReplies` in chat-ui merges both.
+ */
+export interface ThreadState {
+  chat_id: string;
+  original_id: string;
+  /** The original, once known (from the open chat's messages or loaded); null while loading or when not found. */
+  original: ClientMessage | null;
+  /** Its replies as loaded when the thread opened, in seq order. */
+  replies: ClientMessage[];
+  loading: boolean;
+  /** The message of a failed load, null otherwise. */
+  error: string | null;
 }
 
 /** An agent's status line in the open chat ('@deep is searching…'), until its reply ends. */

@@ -45,7 +45,9 @@ export type ConfabUiChats = Pick<
 >;
 
 /** The open chat's messages: opened live, paged back, sent with optimistic updates, retried, edited and deleted. */
-export type ConfabUiMessages = Pick<MessagesService, 'open' | 'closeChat' | 'loadOlder' | 'send' | 'retry' | 'edit' | 'remove'>;
+export type ConfabUiMessages = Pick<MessagesService, 'open' | 'closeChat' | 'loadOlder' | 'send' | 'retry' | 'edit' | 'remove'> &
+  // Replies' threads (docs/CONTRACTS.md, Replies): optional, so a host's own messages service without them still fits.
+  Partial<Pick<MessagesService, 'openThread' | 'closeThread' | 'reveal'>>;
 
 /** The live connection: connected by the shell when idle; file-change frames refresh Chat Files. */
 export type ConfabUiRealtime = Pick<RealtimeConnection, 'state' | 'connect' | 'on'>;

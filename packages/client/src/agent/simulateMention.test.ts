@@ -78,4 +78,16 @@ describe('simulateMention', () => {
     expect(result.error).toMatchObject({ name: 'AgentError', code: 'invalid_reply', message: 'A reply cannot be empty.' });
     expect(result.sent).toEqual([]);
   });
+
+  it('answers in the thread of the mention by default, or in the chat with topLevel', async () => {
+    const replies: Array<string | undefined> = [];
+    await simulateMention(
+      async (_mention, reply) => {
+        replies.push((await reply.send('in the thread')).reply_to);
+        replies.push((await reply.send('to everyone', { topLevel: true })).reply_to);
+      },
+      { message_id: 'message_asking' },
+    );
+    expect(replies).toEqual(['message_asking', undefined]);
+  });
 });

@@ -1,3 +1,4 @@
+import { replyPreviewOf } from '../format/replyExcerpt';
 import type { ClientMessage } from '../types';
 
 /*
@@ -51,10 +52,36 @@ export function changeMessages(current: ClientMessage[], changed: ClientMessage[
   current.forEach((held, index) => {
     const incoming = held.seq === null ? undefined : bySeqChanged.get(held.seq);
     if (incoming === undefined || held.deleted_at !== undefined || incoming.message_id !== held.message_id) return;
-    if (changedAt(incoming) <= changedAt(held) && incoming.deleted_at === undefined) return;
+    // A new reply moves the count without changing the text (counts only grow).
+    const replyCount = Math.max(held.reply_count ?? 0, incoming.reply_count ?? 0);
+    const countMoved = replyCount !== (held.reply_count ?? 0);
+    if (changedAt(incoming) <= changedAt(held) && incoming.deleted_at === undefined) {
+      if (!countMoved) return;
+      next ??= [...current];
+      next[index] = { ...held, reply_count: replyCount };
+      return;
+    }
     next ??= [...current];
     // The held message keeps what only the client knows (its client_id, a stream it completed).
-    next[index] = { ...held, content: incoming.content, ...pick(incoming, 'edited_at'), ...pick(incoming, 'deleted_at') };
+    next[index] = { ...held, content: incoming.content, ...pick(incoming, 'edited_at'), ...pick(incoming, 'deleted_at'), ...(replyCount > 0 ? { reply_count: replyCount } : {}) };
+  });
+  return refreshQuotes(next ?? current, changed);
+}
+
+/**
+ * Replies held whose original was edited or deleted quote it anew (the server makes no frame for
+ * each reply: the client that holds them knows the original's new text).
+ */
+function refreshQuotes(current: ClientMessage[], changed: ClientMessage[]): ClientMessage[] {
+  const originals = new Map(changed.filter((message) => message.edited_at !== undefined || message.deleted_at !== undefined).map((message) => [message.message_id, message]));
+  if (originals.size === 0) return current;
+  let next: ClientMessage[] | null = null;
+  current.forEach((held, index) => {
+    const original = held.reply_to === undefined ? undefined : originals.get(held.reply_to);
+    if (original === undefined || held.reply_to_preview === undefined) return;
+    const preview = replyPreviewOf({ message_id: original.message_id, author_name: held.reply_to_preview.author_name, content: original.content, deleted: original.deleted_at !== undefined });
+    next ??= [...current];
+    next[index] = { ...held, reply_to_preview: preview };
   });
   return next ?? current;
 }

@@ -26,6 +26,9 @@ export function messageFromRecord(record: MessageRecord): ClientMessage {
   if (record.client_id !== undefined && record.client_id !== '') message.client_id = record.client_id;
   if (record.edited_at !== undefined && record.edited_at !== '') message.edited_at = record.edited_at;
   if (record.deleted_at !== undefined && record.deleted_at !== '') message.deleted_at = record.deleted_at;
+  if (record.reply_to !== undefined && record.reply_to !== '') message.reply_to = record.reply_to;
+  if (record.reply_to_preview !== undefined) message.reply_to_preview = record.reply_to_preview;
+  if (typeof record.reply_count === 'number' && record.reply_count > 0) message.reply_count = record.reply_count;
   return message;
 }
 

@@ -7,4 +7,5 @@ export { stripUnsafeCharacters } from '../validation/unsafeCharacters';
 export { extractMentions, inertMentions, isAgentUsername, mentionBeforeCursor, usernameFromName } from '../validation/mentions';
 export { mimeFromExtension, mimeTypes, defaultMimeType } from '../format/mime';
 export { markdownToPlainText } from '../format/plainText';
+export { replyExcerpt, replyPreviewOf } from '../format/replyExcerpt';
 export { countLabel } from '../format/count';

@@ -44,7 +44,7 @@ export function createServices(context: ServiceContext): Services {
   const chatEvents = new ChatEvents(context, users);
   const messaging = new MessagingService(context);
   const reads = new ReadsService(context);
-  messaging.onPosted(({ row, author, content }) => reads.posted(row, author, content));
+  messaging.onPosted(({ row, author, content, reply }) => reads.posted(row, author, content, reply?.named.author));
   const uploadQuota = new UploadQuota(context);
   const collections = new Map<string, RecordCollection>([
     ['users', users],

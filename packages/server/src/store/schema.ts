@@ -68,6 +68,10 @@ export interface MessagesTable {
   edited_at: string | null;
   /** Set when deleted: the row stays, its content emptied (migration 013). */
   deleted_at: string | null;
+  /** The first message of the thread this one replies to; null for a message that replies to nothing (migration 015). */
+  reply_to: string | null;
+  /** How many replies this message has (migration 015). */
+  reply_count: Generated<number>;
   created: string;
   updated: string;
 }
@@ -185,6 +189,8 @@ export interface AgentStreamsTable {
   agent: string;
   chat: string;
   mention: string | null;
+  /** The message the stored reply answers (migration 015). */
+  reply_to: string | null;
   text_encrypted: string;
   length: number;
   started: string;

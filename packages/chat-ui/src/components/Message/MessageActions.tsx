@@ -5,6 +5,8 @@ export type MessageAction = 'edit' | 'delete';
 export interface MessageActionsProps {
   canEdit: boolean;
   canDelete: boolean;
+  /** Offer Reply (between Edit and Delete: MessageActionPanel gives the focus back to the first and last). */
+  onReply?: (() => void) | undefined;
   /** While the editor or the delete question is open: hidden, yet kept for the focus to come back to. */
   hidden: boolean;
   onAction: (action: MessageAction) => void;
@@ -14,15 +16,20 @@ export interface MessageActionsProps {
 const preload = () => void LazyMessageActionPanel.preload();
 
 /**
- * Edit and Delete, over the corner of a message while the pointer is on it or the focus is in the
+ * Edit, Reply and Delete, over the corner of a message while the pointer is on it or the focus is in the
  * bar (Tab reaches the buttons like any other). Which of them a message offers is the list's call.
  */
-export function MessageActions({ canEdit, canDelete, hidden, onAction }: MessageActionsProps) {
+export function MessageActions({ canEdit, canDelete, onReply, hidden, onAction }: MessageActionsProps) {
   return (
     <div className="cf-message__actions" role="group" aria-label="Message actions" hidden={hidden} onPointerEnter={preload} onFocus={preload}>
       {canEdit ? (
         <button type="button" className="cf-message__action" onClick={() => onAction('edit')}>
           Edit
+        </button>
+      ) : null}
+      {onReply !== undefined ? (
+        <button type="button" className="cf-message__action" onClick={onReply}>
+          Reply
         </button>
       ) : null}
       {canDelete ? (

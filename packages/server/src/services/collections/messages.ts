@@ -44,6 +44,8 @@ export class MessagesCollection implements RecordCollection {
   }
 
   async serialize(rows: readonly unknown[], _auth: RequestAuth): Promise<RecordJson[]> {
+    // One query for every original the page's replies quote (docs/CONTRACTS.md, Replies).
+    const previews = await this.messaging.replies.previewsFor(rows as MessageRow[]);
     return (rows as MessageRow[]).map((row) => ({
       id: row.id,
       collectionId: this.id,
@@ -56,6 +58,9 @@ export class MessagesCollection implements RecordCollection {
       seq: Number(row.seq),
       edited_at: row.edited_at ?? '',
       deleted_at: row.deleted_at ?? '',
+      reply_to: row.reply_to ?? '',
+      ...(row.reply_to === null || !previews.has(row.reply_to) ? {} : { reply_to_preview: previews.get(row.reply_to) }),
+      reply_count: Number(row.reply_count),
       created: row.created,
       updated: row.updated,
     }));
@@ -71,6 +76,7 @@ export class MessagesCollection implements RecordCollection {
       content: readString(body, field),
       contentField: field,
       clientId: readString(body, 'client_id'),
+      replyTo: body['reply_to'],
     });
     return { id: posted.row.id };
   }
