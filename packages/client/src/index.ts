@@ -40,7 +40,9 @@ export type {
 export { ChatsService } from './chats/ChatsService';
 export type { ChatsServiceDependencies, CreateChatInput, ChatPatch } from './chats/ChatsService';
 export { MessagesService } from './messages/MessagesService';
-export type { MessagesOptions, MessagesServiceDependencies } from './messages/MessagesService';
+export type { MessagesOptions, MessagesServiceDependencies, MessageSendOptions } from './messages/MessagesService';
+export { threadLoadFailedText, threadReplies } from './messages/threads';
+export { replyExcerpt, replyPreviewOf } from './format/replyExcerpt';
 export { mergeMessages } from './messages/mergeMessages';
 export { messageFromRecord, messageFromWire, isAgentUser } from './messages/normalize';
 export { applyReactionSummary, hasReacted, toggledSummary } from './messages/reactions';
@@ -109,8 +111,10 @@ export type {
   DiscoverChatsAnswer,
   DropNotificationsAnswer,
   DropPublishedFrame,
+  ReplyPreview,
 } from './protocol';
-export { dropLimits } from './protocol';
+export { dropLimits, replyLimits } from './protocol';
+export type { ThreadState } from './types';
 
 // Errors
 export { ConfabError, toConfabError, confabErrorFromResponse, serverUnreachableError } from './errors';

@@ -7,6 +7,7 @@ import type { AgentNoticeReason, AgentRef, AgentSearchHit, AgentView } from './p
 import type { NotifyLevel } from './protocol/notifications';
 import type { BookmarkAnswer, ChatDropsAnswer, DropListAnswer, LikeAnswer, WireDrop } from './protocol/drops';
 import type { ReactionSummary } from './protocol/reactions';
+import type { ReplyPreview } from './protocol';
 
 /** Fields every record of the record API carries. */
 export interface BaseRecord {
@@ -105,6 +106,12 @@ export interface MessageRecord extends BaseRecord {
   reactions?: ReactionSummary[];
   /** How many times its reactions changed. */
   reactions_version?: number;
+  /** The first message of the thread it replies to, '' when none (docs/CONTRACTS.md, Replies). */
+  reply_to?: string;
+  /** What it quotes of its original; present on replies. */
+  reply_to_preview?: ReplyPreview;
+  /** How many replies it has. */
+  reply_count?: number;
   expand?: { author?: UserRecord };
 }
 
@@ -130,6 +137,12 @@ export interface NormalizedMessage {
   reactions?: ReactionSummary[];
   /** The version of `reactions`: a summary with a lower one is older and never applied. */
   reactions_version?: number;
+  /** The first message of the thread it replies to (docs/CONTRACTS.md, Replies); absent on others. */
+  reply_to?: string;
+  /** What it quotes of its original (author and first line; `deleted` once that is gone). */
+  reply_to_preview?: ReplyPreview;
+  /** How many replies it has; absent while none. */
+  reply_count?: number;
 }
 
 /**
@@ -151,6 +164,23 @@ export interface ClientMessage extends NormalizedMessage {
   is_agent: boolean;
   /** A streamed agent reply: on the growing placeholder, and on the final message that replaces it. */
   stream_id?: string;
+}
+
+/**
+ * The thread open beside the chat (docs/CONTRACTS.md, Replies): its original and the replies
+ * loaded for it. Replies that arrive live or are being sent are in store.messages (they are
+ * ordinary messages of the chat); `threadReplies` in chat-ui merges both.
+ */
+export interface ThreadState {
+  chat_id: string;
+  original_id: string;
+  /** The original, once known (from the open chat's messages or loaded); null while loading or when not found. */
+  original: ClientMessage | null;
+  /** Its replies as loaded when the thread opened, in seq order. */
+  replies: ClientMessage[];
+  loading: boolean;
+  /** The message of a failed load, null otherwise. */
+  error: string | null;
 }
 
 /** An agent's status line in the open chat ('@deep is searching…'), until its reply ends. */

@@ -25,7 +25,7 @@ export interface ChatState {
    * Sends optimistically: the returned message is in `messages` at once with status 'pending',
    * then 'sent' or 'failed'. Throws a ConfabError for empty content or without a user.
    */
-  send(content: string): ClientMessage;
+  send(content: string, options?: { replyTo?: string | undefined }): ClientMessage;
   /** Sends a failed message again (same client_id, so the server never stores it twice). */
   retry(clientId: string): void;
   /** Opens the chat again (after an error). */
@@ -93,7 +93,12 @@ export function useChat(chatId: string): ChatState {
   // Until open() switches the store over, it may still hold the previous chat's messages.
   const messages = useMemo(() => allMessages.filter((message) => message.chat_id === chatId), [allMessages, chatId]);
   const loadOlder = useCallback(() => messagesOf(client).loadOlder(chatId).then(() => undefined), [client, chatId]);
-  const send = useCallback((content: string) => messagesOf(client).send(chatId, content), [client, chatId]);
+  const send = useCallback(
+    // Without a reply, the two-argument call a host's own messages service has always had.
+    (content: string, options?: { replyTo?: string | undefined }) =>
+      options?.replyTo === undefined ? messagesOf(client).send(chatId, content) : messagesOf(client).send(chatId, content, { replyTo: options.replyTo }),
+    [client, chatId],
+  );
   const retry = useCallback((clientId: string) => messagesOf(client).retry(clientId), [client]);
   const reload = useCallback(() => setAttempt((count) => count + 1), []);
 

@@ -48,7 +48,9 @@ export type ConfabUiChats = Pick<
 >;
 
 /** The open chat's messages: opened live, paged back, sent with optimistic updates, retried, edited, deleted and reacted to. */
-export type ConfabUiMessages = Pick<MessagesService, 'open' | 'closeChat' | 'loadOlder' | 'send' | 'retry' | 'edit' | 'remove' | 'react' | 'unreact'>;
+export type ConfabUiMessages = Pick<MessagesService, 'open' | 'closeChat' | 'loadOlder' | 'send' | 'retry' | 'edit' | 'remove' | 'react' | 'unreact'> &
+  // Replies' threads (docs/CONTRACTS.md, Replies): optional, so a host's own messages service without them still fits.
+  Partial<Pick<MessagesService, 'openThread' | 'closeThread' | 'reveal'>>;
 
 /** Who types and who is online (docs/CONTRACTS.md, Typing and presence); their state lives in `store`. */
 export type ConfabUiPresence = Pick<PresenceService, 'typing' | 'loadChat'>;

@@ -66,7 +66,7 @@ describe('connectAgent', () => {
     await waitUntil(() => sent.length === 1, 'the handler');
     const message = await sent[0];
     const [frame] = framesOf('send_message');
-    expect(frame).toEqual({ type: 'send_message', chat_id: mention.chat_id, content: 'You said: @echo hi', client_id: expect.any(String), mention_id: mention.mention_id });
+    expect(frame).toEqual({ type: 'send_message', chat_id: mention.chat_id, content: 'You said: @echo hi', client_id: expect.any(String), mention_id: mention.mention_id, reply_to: mention.message_id });
     expect(message).toEqual(server.messages[0]);
     expect(message).toMatchObject({ content: 'You said: @echo hi', chat_id: mention.chat_id, is_agent: true });
     expect(events.replies).toEqual([{ mention, message, streamed: false }]);
@@ -107,7 +107,7 @@ describe('connectAgent', () => {
     const streamId = (streamFrames[0] as { stream_id: string }).stream_id;
     expect(streamId).toMatch(/^stream_[0-9a-f]{24}$/);
     expect(streamFrames).toEqual([
-      { type: 'stream_start', chat_id: mention.chat_id, stream_id: streamId, mention_id: mention.mention_id },
+      { type: 'stream_start', chat_id: mention.chat_id, stream_id: streamId, mention_id: mention.mention_id, reply_to: mention.message_id },
       { type: 'stream_append', stream_id: streamId, text: 'Hello, ' },
       { type: 'stream_append', stream_id: streamId, text: 'world' },
       { type: 'stream_end', stream_id: streamId },

@@ -17,6 +17,7 @@ export type {
   MentionHandler,
   ReconnectOptions,
   Reply,
+  ReplyOptions,
   ReplyStream,
 } from './types';
 // The wire types a handler meets, so an agent needs only this entry.

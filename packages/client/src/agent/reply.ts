@@ -2,7 +2,7 @@ import { agentLimits, maxMessageLength } from '../protocol';
 import type { AddReactionFrame, AgentStatusFrame, EditMessageFrame, Mention, ReactionSummary, SendMessageFrame, StreamStartFrame, WireMessage } from '../protocol';
 import { validateReactionEmoji } from '../validation/reactions';
 import { AgentError, agentErrorCodes } from './errors';
-import type { Reply, ReplyStream } from './types';
+import type { Reply, ReplyOptions, ReplyStream } from './types';
 
 /**
  * Where a Reply's frames go: the live socket (liveChannel.ts) or simulateMention's recorder.
@@ -54,12 +54,14 @@ export function trackedReply(
     stored = true;
     onStored(message, streamed);
   };
+  // Answers go in the thread of the message that asked, unless the handler says otherwise.
+  const replyTo = (options: ReplyOptions | undefined) => (options?.topLevel === true ? {} : { reply_to: mention.message_id });
   const reply: Reply = {
-    send(content) {
-      return handled(sendWhole(String(content)));
+    send(content, options) {
+      return handled(sendWhole(String(content), replyTo(options)));
     },
-    stream() {
-      const stream = openStream(chatId, mentionId, channel, storedOne, () => open.delete(stream));
+    stream(options) {
+      const stream = openStream({ type: 'stream_start', chat_id: chatId, stream_id: randomId('stream'), mention_id: mentionId, ...replyTo(options) }, channel, storedOne, () => open.delete(stream));
       open.add(stream);
       return stream;
     },
@@ -91,9 +93,9 @@ export function trackedReply(
     },
   };
 
-  async function sendWhole(content: string): Promise<WireMessage> {
+  async function sendWhole(content: string, thread: { reply_to?: string }): Promise<WireMessage> {
     checkLength(content);
-    const message = await channel.send({ type: 'send_message', chat_id: chatId, content, client_id: randomId('reply'), mention_id: mentionId });
+    const message = await channel.send({ type: 'send_message', chat_id: chatId, content, client_id: randomId('reply'), mention_id: mentionId, ...thread });
     storedOne(message, false);
     return message;
   }
@@ -109,7 +111,7 @@ export function trackedReply(
         }
       } else if (!stored) {
         // Not through the 'reply' event: this is the SDK's notice, not the handler's answer.
-        await channel.send({ type: 'send_message', chat_id: chatId, content: notice, client_id: randomId('notice'), mention_id: mentionId });
+        await channel.send({ type: 'send_message', chat_id: chatId, content: notice, client_id: randomId('notice'), mention_id: mentionId, reply_to: mention.message_id });
       } else if (statusShown) {
         channel.status({ type: 'agent_status', chat_id: chatId, text: '' });
       }
@@ -121,11 +123,11 @@ export function trackedReply(
   return { reply, endWithNotice };
 }
 
-function openStream(chatId: string, mentionId: string, channel: ReplyChannel, onStored: OnReplyStored, onEnded: () => void): ReplyStream & { written(): string } {
-  const id = randomId('stream');
+function openStream(start: StreamStartFrame, channel: ReplyChannel, onStored: OnReplyStored, onEnded: () => void): ReplyStream & { written(): string } {
+  const id = start.stream_id;
   let written = '';
   let ending: Promise<WireMessage> | null = null;
-  channel.startStream({ type: 'stream_start', chat_id: chatId, stream_id: id, mention_id: mentionId });
+  channel.startStream(start);
   return {
     id,
     written: () => written,

@@ -15,6 +15,7 @@ describe('simulateMention', () => {
       streams: [],
       statuses: ['thinking…', ''],
       edits: [],
+      reactions: [],
     });
   });
 
@@ -26,7 +27,7 @@ describe('simulateMention', () => {
       expect(edited.edited_at).toBeDefined();
       await expect(reply.edit(first, '  ')).rejects.toMatchObject({ code: 'invalid_reply' });
     });
-    expect(result).toEqual({ sent: ['Working on it…'], streams: [], statuses: [], edits: [{ message_id: 'message_simulated_1', content: 'Done: 42' }] });
+    expect(result).toEqual({ sent: ['Working on it…'], streams: [], statuses: [], edits: [{ message_id: 'message_simulated_1', content: 'Done: 42' }], reactions: [] });
   });
 
   it('records the text of each ended stream; a stream never ended is not stored', async () => {
@@ -40,7 +41,7 @@ describe('simulateMention', () => {
       expect(message).toMatchObject({ content: 'one, two', chat_id: 'chat_test', is_agent: true });
       await reply.send(' trimmed ');
     });
-    expect(result).toEqual({ sent: ['trimmed'], streams: ['one, two'], statuses: [], edits: [] });
+    expect(result).toEqual({ sent: ['trimmed'], streams: ['one, two'], statuses: [], edits: [], reactions: [] });
   });
 
   it('fills the mention with defaults and keeps the fields given', async () => {
@@ -68,7 +69,7 @@ describe('simulateMention', () => {
       await reply.send('partial');
       throw new Error('boom');
     });
-    expect(result).toEqual({ sent: ['partial'], streams: [], statuses: [], edits: [], error: new Error('boom') });
+    expect(result).toEqual({ sent: ['partial'], streams: [], statuses: [], edits: [], reactions: [], error: new Error('boom') });
   });
 
   it('applies the same checks as a live reply', async () => {
@@ -77,5 +78,17 @@ describe('simulateMention', () => {
     });
     expect(result.error).toMatchObject({ name: 'AgentError', code: 'invalid_reply', message: 'A reply cannot be empty.' });
     expect(result.sent).toEqual([]);
+  });
+
+  it('answers in the thread of the mention by default, or in the chat with topLevel', async () => {
+    const replies: Array<string | undefined> = [];
+    await simulateMention(
+      async (_mention, reply) => {
+        replies.push((await reply.send('in the thread')).reply_to);
+        replies.push((await reply.send('to everyone', { topLevel: true })).reply_to);
+      },
+      { message_id: 'message_asking' },
+    );
+    expect(replies).toEqual(['message_asking', undefined]);
   });
 });

@@ -72,10 +72,11 @@ class Recorder implements ReplyChannel {
 
   constructor(private readonly chatId: string) {}
 
-  async send(frame: { content: string }): Promise<WireMessage> {
+  async send(frame: { content: string; reply_to?: string }): Promise<WireMessage> {
     const content = frame.content.trim();
     this.sent.push(content);
-    return this.message(content);
+    const message = this.message(content);
+    return frame.reply_to === undefined ? message : { ...message, reply_to: frame.reply_to };
   }
 
   startStream(frame: { stream_id: string }): void {

@@ -1,6 +1,12 @@
 import type { AgentIdentity, Mention, ReactionSummary, WireMessage } from '../protocol';
 import type { AgentError } from './errors';
 
+/** How a reply is posted: by default as a reply to the mention's message, in its thread (docs/CONTRACTS.md, Replies). */
+export interface ReplyOptions {
+  /** Post in the chat itself, not as a reply to the message that mentioned the agent. Default false. */
+  topLevel?: boolean | undefined;
+}
+
 /** How a handler answers the mention it was given: in the mention's chat, naming the mention. */
 export interface Reply {
   /**
@@ -9,11 +15,16 @@ export interface Reply {
    * `invalid_message`, `rate_limited`), `invalid_reply` (empty or over 10,000 characters) or
    * `timeout`. Sent while the connection is down, it goes out on reconnect (the server stores
    * one message per client_id). Await it: a failure nobody awaits is not reported (and does not
-   * crash the process).
+   * crash the process). It answers the mention's message in its thread (reply_to), unless
+   * `{ topLevel: true }`.
+   *
+   * @example
+   * await reply.send('Done.');                          // in the thread of the message that asked
+   * await reply.send('Heads up, all', { topLevel: true }); // in the chat itself
    */
-  send(content: string): Promise<WireMessage>;
-  /** Opens a reply that grows as it is written (stream_start with a random stream_id). */
-  stream(): ReplyStream;
+  send(content: string, options?: ReplyOptions): Promise<WireMessage>;
+  /** Opens a reply that grows as it is written (stream_start with a random stream_id), in the thread unless `{ topLevel: true }`. */
+  stream(options?: ReplyOptions): ReplyStream;
   /** A status line under the chat ('searching…'); '' clears it. Longer than 200 characters is cut. */
   status(text: string): void;
   /**

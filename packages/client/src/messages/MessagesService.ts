@@ -12,6 +12,8 @@ import { messageFromRecord, messageFromWire } from './normalize';
 import { Outbox } from './outbox';
 import { applyReactionSummary, toggledSummary } from './reactions';
 import type { ReactionsAnswer } from '../protocol';
+import { replyPreviewOf } from '../format/replyExcerpt';
+import { Threads } from './threads';
 import { LatestOnly } from '../store/latestOnly';
 
 const messagesCollection = 'messages';
@@ -33,6 +35,12 @@ interface Prefetch {
   startedAt: number;
   chat: Promise<ChatRecord>;
   page: Promise<Page>;
+}
+
+/** How client.messages.send posts a message. */
+export interface MessageSendOptions {
+  /** Makes it a reply to this message (docs/CONTRACTS.md, Replies). */
+  replyTo?: string | undefined;
 }
 
 export interface MessagesOptions {
@@ -77,6 +85,8 @@ export class MessagesService {
   private prefetched: Prefetch | null = null;
   /** Agents at work in the open chat: streamed replies, status lines, notices (docs/CONTRACTS.md, Agents). */
   private readonly activity: AgentActivity;
+  /** The thread open beside the chat (docs/CONTRACTS.md, Replies). */
+  private readonly threads: Threads;
 
   constructor(private readonly dependencies: MessagesServiceDependencies, options: MessagesOptions = {}) {
     this.sendTimeoutMs = options.sendTimeoutMs ?? constants.messageSendTimeoutMs;
@@ -84,6 +94,7 @@ export class MessagesService {
     this.outbox = new Outbox((clientId) => this.markFailed(clientId));
     const { realtime } = dependencies;
     this.activity = new AgentActivity({ store: dependencies.store, realtime, openChatId: () => this.openChatId });
+    this.threads = new Threads({ pb: dependencies.pb, store: dependencies.store });
     realtime.on('new_message', ({ message, client_id, stream_id }) => {
       if (client_id !== undefined) this.outbox.confirm(client_id);
       if (message.chat_id !== this.openChatId) return;
@@ -169,6 +180,7 @@ export class MessagesService {
     this.olderRequest = null;
     this.seenChangesUntil = '';
     this.activity.reset();
+    if (store.getState().thread?.chat_id !== chatId) this.threads.close();
     const known = store.getState().chats.find((chat) => chat.id === chatId) ?? null;
     store.setState({ currentChat: known, messages: [], hasOlderMessages: false, loadingMessages: true });
     const prefetched = this.takePrefetch(chatId);
@@ -205,6 +217,7 @@ export class MessagesService {
     this.openChatId = null;
     this.olderRequest = null;
     this.activity.reset();
+    this.threads.close();
     this.dependencies.realtime.leave(chatId);
     this.dependencies.store.setState({ currentChat: null, messages: [], hasOlderMessages: false, loadingMessages: false });
   }
@@ -241,9 +254,13 @@ export class MessagesService {
    * Sends optimistically: the returned message (status 'pending', seq null) is in store.messages
    * at once, becomes 'sent' when the server's new_message for its client_id arrives, and
    * 'failed' after sendTimeoutMs, on an invalid_message error, or when the socket closes.
-   * Throws a ConfabError for empty content or without a user.
+   * Throws a ConfabError for empty content or without a user. With `replyTo` it is a reply to
+   * that message (a reply to a reply joins its original's thread, as the server stores it).
+   *
+   * @example
+   * client.messages.send(chatId, 'Yes, 12 works', { replyTo: message.message_id });
    */
-  send(chatId: string, content: string): ClientMessage {
+  send(chatId: string, content: string, options: MessageSendOptions = {}): ClientMessage {
     const user = this.dependencies.currentUser();
     const problem = validateMessage(content);
     if (problem !== null) throw new ConfabError(problem, 400);
@@ -261,9 +278,10 @@ export class MessagesService {
       client_id: clientId,
       status: 'pending',
       is_agent: false,
+      ...this.replyFields(options.replyTo),
     };
     if (chatId === this.openChatId) this.dependencies.store.setState((state) => ({ messages: [...state.messages, message] }));
-    this.outbox.add(clientId, { chatId, content: message.content });
+    this.outbox.add(clientId, { chatId, content: message.content, replyTo: options.replyTo });
     this.transmit(clientId);
     return message;
   }
@@ -311,6 +329,54 @@ export class MessagesService {
     return this.changeReaction(messageId, emoji, false);
   }
 
+  /** Opens the thread of a message beside the chat (store.thread): its original and all its replies. */
+  openThread(messageId: string): Promise<void> {
+    if (this.openChatId === null) return Promise.resolve();
+    return this.threads.open(this.openChatId, messageId);
+  }
+
+  closeThread(): void {
+    this.threads.close();
+  }
+
+  /**
+   * Makes sure a message of the open chat is in store.messages, loading older pages until it is
+   * (a quote's original, far up the chat); true once it is held, false when it is not this chat's.
+   */
+  async reveal(messageId: string): Promise<boolean> {
+    const { store, pb } = this.dependencies;
+    const chatId = this.openChatId;
+    const held = () => store.getState().messages.some((message) => message.message_id === messageId);
+    if (chatId === null) return false;
+    if (held()) return true;
+    let target: MessageRecord;
+    try {
+      target = await pb.collection(messagesCollection).getOne<MessageRecord>(messageId);
+    } catch {
+      return false;
+    }
+    if (target.chat !== chatId || typeof target.seq !== 'number') return false;
+    while (!held() && this.openChatId === chatId) {
+      const oldest = oldestSeq(store.getState().messages);
+      if (oldest !== null && oldest <= target.seq) break;
+      if (!(await this.loadOlder(chatId)).hasMore) break;
+    }
+    return held();
+  }
+
+  /** The optimistic reply's fields: the thread it joins and its quote, from the messages held. */
+  private replyFields(replyTo: string | undefined): Pick<ClientMessage, 'reply_to' | 'reply_to_preview'> {
+    if (replyTo === undefined) return {};
+    const { messages, thread } = this.dependencies.store.getState();
+    const find = (id: string) => messages.find((message) => message.message_id === id) ?? (thread?.original?.message_id === id ? thread.original : undefined);
+    const named = find(replyTo);
+    const originalId = named?.reply_to ?? replyTo;
+    const original = find(originalId);
+    if (original === undefined) return { reply_to: originalId };
+    const preview = replyPreviewOf({ message_id: originalId, author_name: original.author_name || original.author_username, content: original.content, deleted: original.deleted_at !== undefined });
+    return { reply_to: originalId, reply_to_preview: preview };
+  }
+
   /** Sends a failed message again with the same client_id: the server never stores it twice. */
   retry(clientId: string): void {
     if (!this.outbox.has(clientId)) return;
@@ -332,7 +398,13 @@ export class MessagesService {
     const entry = this.outbox.get(clientId);
     if (entry === undefined) return;
     const { realtime } = this.dependencies;
-    const sent = realtime.send({ type: 'send_message', chat_id: entry.chatId, content: entry.content, client_id: clientId });
+    const sent = realtime.send({
+      type: 'send_message',
+      chat_id: entry.chatId,
+      content: entry.content,
+      client_id: clientId,
+      ...(entry.replyTo === undefined ? {} : { reply_to: entry.replyTo }),
+    });
     if (sent) {
       this.outbox.wait(clientId, this.sendTimeoutMs);
     } else if (realtime.state === 'connecting') {

@@ -1,3 +1,4 @@
+import { replyPreviewOf } from '../format/replyExcerpt';
 import type { ClientMessage } from '../types';
 import { withReactions } from './reactions';
 
@@ -54,11 +55,33 @@ export function changeMessages(current: ClientMessage[], changed: ClientMessage[
     if (incoming === undefined || held.deleted_at !== undefined || incoming.message_id !== held.message_id) return;
     const newerContent = changedAt(incoming) > changedAt(held) || incoming.deleted_at !== undefined;
     const newerReactions = (incoming.reactions_version ?? 0) > (held.reactions_version ?? 0);
-    if (!newerContent && !newerReactions) return;
+    // A new reply moves the count without changing the text (counts only grow).
+    const replyCount = Math.max(held.reply_count ?? 0, incoming.reply_count ?? 0);
+    const countMoved = replyCount !== (held.reply_count ?? 0);
+    if (!newerContent && !newerReactions && !countMoved) return;
     next ??= [...current];
     // The held message keeps what only the client knows (its client_id, a stream it completed).
     const content = newerContent ? { content: incoming.content, ...pick(incoming, 'edited_at'), ...pick(incoming, 'deleted_at') } : {};
-    next[index] = newerReactions ? withReactions({ ...held, ...content }, incoming.reactions ?? [], incoming.reactions_version ?? 0) : { ...held, ...content };
+    const updated = { ...held, ...content, ...(countMoved ? { reply_count: replyCount } : {}) };
+    next[index] = newerReactions ? withReactions(updated, incoming.reactions ?? [], incoming.reactions_version ?? 0) : updated;
+  });
+  return refreshQuotes(next ?? current, changed);
+}
+
+/**
+ * Replies held whose original was edited or deleted quote it anew (the server makes no frame for
+ * each reply: the client that holds them knows the original's new text).
+ */
+function refreshQuotes(current: ClientMessage[], changed: ClientMessage[]): ClientMessage[] {
+  const originals = new Map(changed.filter((message) => message.edited_at !== undefined || message.deleted_at !== undefined).map((message) => [message.message_id, message]));
+  if (originals.size === 0) return current;
+  let next: ClientMessage[] | null = null;
+  current.forEach((held, index) => {
+    const original = held.reply_to === undefined ? undefined : originals.get(held.reply_to);
+    if (original === undefined || held.reply_to_preview === undefined) return;
+    const preview = replyPreviewOf({ message_id: original.message_id, author_name: held.reply_to_preview.author_name, content: original.content, deleted: original.deleted_at !== undefined });
+    next ??= [...current];
+    next[index] = { ...held, reply_to_preview: preview };
   });
   return next ?? current;
 }

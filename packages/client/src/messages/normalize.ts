@@ -28,6 +28,9 @@ export function messageFromRecord(record: MessageRecord): ClientMessage {
   if (record.deleted_at !== undefined && record.deleted_at !== '') message.deleted_at = record.deleted_at;
   if (record.reactions !== undefined && record.reactions.length > 0) message.reactions = record.reactions;
   if (typeof record.reactions_version === 'number' && record.reactions_version > 0) message.reactions_version = record.reactions_version;
+  if (record.reply_to !== undefined && record.reply_to !== '') message.reply_to = record.reply_to;
+  if (record.reply_to_preview !== undefined) message.reply_to_preview = record.reply_to_preview;
+  if (typeof record.reply_count === 'number' && record.reply_count > 0) message.reply_count = record.reply_count;
   return message;
 }
 

@@ -3,6 +3,8 @@ type Timer = ReturnType<typeof setTimeout>;
 export interface OutboxEntry {
   chatId: string;
   content: string;
+  /** The message it replies to (docs/CONTRACTS.md, Replies). */
+  replyTo?: string | undefined;
 }
 
 /**

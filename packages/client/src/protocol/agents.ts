@@ -89,6 +89,14 @@ export interface Mention {
   context: WireMessage[];
   /** 1 for a person's message; each agent-to-agent mention adds one (at most 3). */
   hop: number;
+  /**
+   * When the message is a reply: its thread, the original first, then the latest replies in order
+   * (this one included), at most replyLimits.threadContextMessages. A person's reply to an agent's
+   * message reaches that agent as a mention without its @name.
+   */
+  thread?: WireMessage[];
+  /** The thread's original when the message is a reply (the SDK's reply.send answers in that thread). */
+  reply_to?: string;
 }
 
 // Agent → server frames (besides `ping`, `join_chat`, `leave_chat`, and `send_message`, which an
@@ -113,6 +121,8 @@ export interface StreamStartFrame {
   stream_id: string;
   /** The mention this answers (for the hop count), as in send_message: its own, live, or refused; optional. */
   mention_id?: string;
+  /** The stored reply answers this message in its thread, as send_message's reply_to. */
+  reply_to?: string;
 }
 
 export interface StreamAppendFrame {

@@ -51,7 +51,41 @@ export interface WireMessage {
   reactions?: ReactionSummary[];
   /** How many times its reactions changed; absent while never. Newer summaries have higher versions. */
   reactions_version?: number;
+  /**
+   * The message this one replies to (docs/CONTRACTS.md, Replies): always the first message of its
+   * thread, so threads are one level deep. Absent on a message that replies to nothing.
+   */
+  reply_to?: string;
+  /** What the reply quotes of its original; present with reply_to. */
+  reply_to_preview?: ReplyPreview;
+  /** How many replies this message has; absent while it has none. */
+  reply_count?: number;
 }
+
+/** The compact quote a reply shows of its original: who wrote it and its first line. */
+export interface ReplyPreview {
+  message_id: string;
+  author_name: string;
+  /** The original's first line as plain text, at most replyLimits.excerptLength characters ('' once deleted). */
+  excerpt: string;
+  /** The original was deleted since: the reply stays and says "original deleted". */
+  deleted?: true;
+}
+
+/** Limits of replies (docs/CONTRACTS.md, Replies). */
+export const replyLimits = {
+  /** The longest excerpt of an original in a reply's preview, in characters. */
+  excerptLength: 120,
+  /** The most messages of a thread a mention carries as context (the original and its latest replies). */
+  threadContextMessages: 20,
+} as const;
+
+/**
+ * Why a reply_to was refused: the field error of the record API's 400 (`data.reply_to`) and, after
+ * 'reply_to: ', the socket's invalid_message. The same text whether the message does not exist,
+ * is another chat's or was deleted, so nothing is learnt about other chats.
+ */
+export const replyToRefusedText = 'Must be a message of this chat.';
 
 /** The chat record JSON as the record API returns it, participants and admins expanded. */
 export type WireChat = ChatRecord;
@@ -90,6 +124,11 @@ export interface SendMessageFrame {
    * chat, from the last 10 minutes, else the message is refused (`invalid_message`). Ignored for people.
    */
   mention_id?: string;
+  /**
+   * Makes the message a reply (docs/CONTRACTS.md, Replies): a message of the same chat, else the
+   * message is refused (`invalid_message`, naming reply_to). A reply to a reply joins its thread.
+   */
+  reply_to?: string;
 }
 
 export interface PingFrame {
@@ -266,7 +305,10 @@ export interface ChatActivityFrame {
   preview?: string;
 }
 
-/** A message of a joined chat was edited: the whole message as it is now (edited_at set). */
+/**
+ * A message of a joined chat changed: edited (edited_at set), or its reply_count moved because a
+ * reply was stored. The whole message as it is now.
+ */
 export interface MessageUpdatedFrame {
   type: 'message_updated';
   message: WireMessage;

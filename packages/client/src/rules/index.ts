@@ -8,5 +8,6 @@ export { extractMentions, inertMentions, isAgentUsername, mentionBeforeCursor, u
 export { mimeFromExtension, mimeTypes, defaultMimeType } from '../format/mime';
 export { markdownToPlainText } from '../format/plainText';
 export { notificationPreviewOf } from '../format/notificationPreview';
+export { replyExcerpt, replyPreviewOf } from '../format/replyExcerpt';
 export { countLabel } from '../format/count';
 export { validateReactionEmoji, maxReactionLength } from '../validation/reactions';

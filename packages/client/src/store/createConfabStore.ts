@@ -2,7 +2,7 @@ import { createStore } from 'zustand/vanilla';
 import type { StoreApi } from 'zustand/vanilla';
 import type { PendingInvitation, Typist } from '../protocol';
 import { isChatAdmin } from '../records';
-import type { AgentNotice, AgentRecord, AgentStatusLine, ChatRecord, ClientMessage, UserRecord } from '../types';
+import type { AgentNotice, AgentRecord, AgentStatusLine, ChatRecord, ClientMessage, ThreadState, UserRecord } from '../types';
 
 /** The realtime connection's state (docs/PRODUCT.md §4): idle until the first connect. */
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'closed';
@@ -25,6 +25,8 @@ export interface ClientState {
   hasOlderMessages: boolean;
   /** True while a page of the current chat's messages loads. */
   loadingMessages: boolean;
+  /** The thread open beside the current chat (client.messages.openThread), null when none. */
+  thread: ThreadState | null;
   connectionState: ConnectionState;
   /** Kept equal to connectionState === 'connected'; setting either updates the other. */
   isConnected: boolean;
@@ -88,6 +90,7 @@ export const initialClientState: ClientState = {
   messages: [],
   hasOlderMessages: false,
   loadingMessages: false,
+  thread: null,
   connectionState: 'idle',
   isConnected: false,
   agents: [],

@@ -515,6 +515,34 @@ export function backendContract(name: string, makeBackend: () => Promise<Contrac
       });
     });
 
+    describe('replies', () => {
+      it('stores reply_to (a reply to a reply joins the thread), quotes the original, counts replies, and lists a thread', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Replies', [bob]);
+        const otherChat = await chatOf(bob, 'Elsewhere', []);
+        const post = (as: Person, chat: string, content: string, replyTo?: string) =>
+          api('POST', '/api/collections/messages/records', { as, json: { chat, content, ...(replyTo === undefined ? {} : { reply_to: replyTo }) } });
+        const original = String((await post(ann, chatId, '**Lunch** at 12?\nor later')).body['id']);
+        const first = await post(bob, chatId, 'Yes', original);
+        expect(first).toMatchObject({ status: 200, body: { reply_to: original, reply_count: 0, reply_to_preview: { message_id: original, excerpt: 'Lunch at 12?' } } });
+        const second = await post(ann, chatId, 'Great', String(first.body['id']));
+        expect(second.body).toMatchObject({ reply_to: original });
+
+        const foreign = String((await post(bob, otherChat, 'not yours')).body['id']);
+        expect(await post(ann, chatId, 'hi', foreign)).toEqual({
+          status: 400,
+          body: { status: 400, message: 'Failed to create record.', data: { reply_to: { code: 'validation_invalid_value', message: 'Must be a message of this chat.' } } },
+        });
+
+        const filter = encodeURIComponent(`chat = "${chatId}" && reply_to = "${original}"`);
+        const thread = await api('GET', `/api/collections/messages/records?filter=${filter}&sort=seq`, { as: bob });
+        expect((thread.body['items'] as Array<Record<string, unknown>>).map((item) => item['content'])).toEqual(['Yes', 'Great']);
+        const listed = await api('GET', `/api/collections/messages/records?filter=${encodeURIComponent(`chat = "${chatId}"`)}&sort=seq`, { as: bob });
+        expect((listed.body['items'] as Array<Record<string, unknown>>)[0]).toMatchObject({ id: original, reply_to: '', reply_count: 2 });
+      });
+    });
+
     describe('invitations', () => {
       it('invites by e-mail; the invitee sees, accepts and joins', async () => {
         const ann = await signUp('ann');

@@ -12,8 +12,8 @@ import type { AgentPermissions } from '../types';
 import { buildFakeAgent, createAgentRoutes, type FakeAgentInput } from './fakeAgents';
 import { buildFakeDrop, createDropRoutes, dropSeenBy, type FakeDropInput, type FakeDropsData } from './fakeDrops';
 import { buildFileRecord, createFileRoutes, type FakeFileInput } from './fakeFiles';
-import { maxMessageLength } from '../protocol';
-import { extractMentions, stripUnsafeCharacters } from '../rules';
+import { maxMessageLength, replyToRefusedText } from '../protocol';
+import { extractMentions, replyPreviewOf, stripUnsafeCharacters } from '../rules';
 import { callerId, collectionIds, errorResponse, json, nextRecordId, notFound, stamp } from './fakeHttp';
 import { createNotificationRoutes } from './fakeNotifications';
 import { buildFakeInvitation, createInvitationRoutes, type FakeInvitation, type FakeInvitationInput } from './fakeInvitations';
@@ -81,6 +81,10 @@ export interface FakeMessage {
   reactions_version?: number;
   /** Set by a reaction change; otherwise the latest of created, edited_at and deleted_at. */
   updated?: string;
+  /** The thread's original it replies to (docs/CONTRACTS.md, Replies). */
+  reply_to?: string;
+  /** Set with each reply: when its reply count last moved. */
+  replied_at?: string;
 }
 
 export type FakeRoute = (request: Request, body: Record<string, unknown>) => Response | Promise<Response>;
@@ -398,7 +402,12 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
     const lastRead = Math.min(chat.last_read?.[userId] ?? lastSeq, lastSeq);
     const username = data.users.find((user) => user.id === userId)?.username.toLowerCase();
     const mentions = data.messages.filter(
-      (message) => message.chat === chat.id && message.seq > lastRead && message.author !== userId && username !== undefined && extractMentions(message.content).includes(username),
+      (message) =>
+        message.chat === chat.id &&
+        message.seq > lastRead &&
+        message.author !== userId &&
+        username !== undefined &&
+        (extractMentions(message.content).includes(username) || data.messages.some((original) => original.id === message.reply_to && original.author === userId)),
     );
     return { chat_id: chat.id, last_read_seq: lastRead, unread_count: lastSeq - lastRead, mention_count: mentions.length, muted: chat.muted_by?.includes(userId) === true, notify_level: chat.notify_all_by?.includes(userId) === true ? 'all' : 'mentions' };
   };
@@ -420,19 +429,34 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
       expand: expanded,
     };
   };
-  const messageJson = (message: FakeMessage, expand: string) => ({
-    collectionId: collectionIds.messages,
-    collectionName: 'messages',
-    client_id: '',
-    ...message,
-    content: message.deleted_at === undefined ? message.content : '',
-    edited_at: message.edited_at ?? '',
-    deleted_at: message.deleted_at ?? '',
-    reactions: fakeReactionSummary(message, data.users),
-    reactions_version: message.reactions_version ?? 0,
-    updated: [message.created, message.edited_at ?? '', message.deleted_at ?? '', message.updated ?? ''].sort().at(-1),
-    expand: expand.includes('author') ? { author: userJson(message.author) } : {},
-  });
+  /** What a reply quotes of its original, as the server makes it. */
+  const previewOf = (originalId: string) => {
+    const original = data.messages.find((candidate) => candidate.id === originalId);
+    const author = data.users.find((user) => user.id === original?.author);
+    if (original === undefined) return undefined;
+    return replyPreviewOf({ message_id: original.id, author_name: author?.name || author?.username || '', content: original.content, deleted: original.deleted_at !== undefined });
+  };
+  const messageJson = (message: FakeMessage, expand: string) => {
+    const { replied_at: repliedAt, ...fields } = message;
+    const preview = message.reply_to === undefined ? undefined : previewOf(message.reply_to);
+    return {
+      collectionId: collectionIds.messages,
+      collectionName: 'messages',
+      client_id: '',
+      ...fields,
+      content: message.deleted_at === undefined ? message.content : '',
+      edited_at: message.edited_at ?? '',
+      deleted_at: message.deleted_at ?? '',
+      reactions: fakeReactionSummary(message, data.users),
+      reactions_version: message.reactions_version ?? 0,
+      reply_to: message.reply_to ?? '',
+      ...(preview === undefined ? {} : { reply_to_preview: preview }),
+      reply_count: data.messages.filter((candidate) => candidate.reply_to === message.id).length,
+      // The latest change: creation, an edit, a deletion, a reaction (`updated`) or a new reply.
+      updated: [message.created, message.edited_at, message.deleted_at, message.updated, repliedAt].filter((at): at is string => at !== undefined).sort().at(-1) ?? message.created,
+      expand: expand.includes('author') ? { author: userJson(message.author) } : {},
+    };
+  };
   const page = <T,>(items: T[], url: URL) => {
     const perPage = Number(url.searchParams.get('perPage') ?? 30);
     const pageNumber = Number(url.searchParams.get('page') ?? 1);
@@ -560,10 +584,12 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
     // messages
     const chatId = /chat\s*=\s*["']([^"']+)["']/.exec(filter)?.[1];
     const beforeSeq = /seq\s*<\s*(\d+)/.exec(filter)?.[1];
+    const replyTo = /reply_to\s*=\s*["']([^"']*)["']/.exec(filter)?.[1];
     if (request.method === 'GET') {
       let items = data.messages.filter((message) => chatId === undefined || message.chat === chatId);
       items = items.filter((message) => data.chats.some((chat) => chat.id === message.chat && chat.participants.includes(caller)));
       if (beforeSeq !== undefined) items = items.filter((message) => message.seq < Number(beforeSeq));
+      if (replyTo !== undefined) items = items.filter((message) => (message.reply_to ?? '') === replyTo);
       const descending = sort.startsWith('-');
       items = [...items].sort((a, b) => (descending ? b.seq - a.seq : a.seq - b.seq));
       const result = page(items, url);
@@ -587,6 +613,13 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
           message_type: { code: 'validation_invalid_value', message: "Only the server sets message_type; messages people post are 'regular'." },
         });
       }
+      // A message of the same chat, standing; a reply to a reply joins its thread (as on the server).
+      let original: FakeMessage | undefined;
+      if (body['reply_to'] !== undefined && body['reply_to'] !== '') {
+        const named = data.messages.find((message) => message.id === body['reply_to'] && message.chat === target && message.deleted_at === undefined);
+        if (named === undefined) return errorResponse(400, 'Failed to create record.', { reply_to: { code: 'validation_invalid_value', message: replyToRefusedText } });
+        original = data.messages.find((message) => message.id === (named.reply_to ?? named.id));
+      }
       const message: FakeMessage = {
         id: nextRecordId('msg'),
         chat: target,
@@ -595,7 +628,9 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
         message_type: 'regular',
         seq,
         created: stamp(seq),
+        ...(original === undefined ? {} : { reply_to: original.id }),
       };
+      if (original !== undefined) original.replied_at = message.created;
       data.messages.push(message);
       // Posting reads the chat up to one's own message, as on the server.
       const posted = data.chats.find((chat) => chat.id === target);

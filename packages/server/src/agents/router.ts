@@ -6,6 +6,7 @@ import type { MessageRow } from '../store/repositories/messages';
 import type { UserRow } from '../store/repositories/users';
 import { isAgentType, parsePermissions } from '../services/agents';
 import type { Services } from '../services/index';
+import type { ReplyTarget } from '../services/replies';
 import type { AgentRuntime } from './runtime';
 
 /** Agent-to-agent mentions one chat may carry per minute, on top of the hop limit. */
@@ -40,7 +41,7 @@ export class MentionRouter {
     return this.services.context;
   }
 
-  async route(posted: { row: MessageRow; author: UserRow; mentionId: string | undefined }): Promise<void> {
+  async route(posted: { row: MessageRow; author: UserRow; mentionId: string | undefined; reply?: ReplyTarget | undefined }): Promise<void> {
     const { row, author } = posted;
     // A hosted agent's message is model output and text it brought in (pages, search results,
     // files, mail): someone else's words, so it never mentions anyone (docs/SECURITY.md G10). This
@@ -53,6 +54,8 @@ export class MentionRouter {
     const targets: Target[] = (await this.context.store.agents.findByUsernames(usernames))
       .filter((agent) => agent.id !== author.id)
       .map((agent) => ({ agent, reason: 'mention' as const }));
+    const repliedTo = authorIsAgent ? undefined : await this.repliedAgent(posted.reply, author);
+    if (repliedTo !== undefined && !targets.some((target) => target.agent.id === repliedTo.id)) targets.push({ agent: repliedTo, reason: 'mention' });
     if (targets.length === 0 && !authorIsAgent) {
       const autoRoute = await this.autoRouteTarget(chat, author);
       if (autoRoute !== undefined) targets.push(autoRoute);
@@ -60,6 +63,18 @@ export class MentionRouter {
     if (targets.length === 0) return;
     const hop = authorIsAgent ? (await this.invocationHop(author, chat.id, posted.mentionId)) + 1 : 1;
     for (const target of targets) await this.consider(target, { chat, row, author, hop });
+  }
+
+  /**
+   * A person's reply to an agent's message goes on talking to that agent: it is routed to it as a
+   * mention would be, with the same checks (docs/CONTRACTS.md, Replies). Agents' replies route
+   * nothing this way (an agent answers a mention as a reply to it; two agents must not be able to
+   * keep each other talking without naming each other).
+   */
+  private async repliedAgent(reply: ReplyTarget | undefined, author: UserRow): Promise<UserRow | undefined> {
+    if (reply === undefined || reply.named.author === author.id) return undefined;
+    const agent = await this.context.store.users.findById(reply.named.author);
+    return agent !== undefined && isAgentType(agent.type) ? agent : undefined;
   }
 
   private async autoRouteTarget(chat: ChatRow, author: UserRow): Promise<Target | undefined> {

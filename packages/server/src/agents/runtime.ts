@@ -5,6 +5,7 @@ import type {
   AgentStatusChangedFrame,
   Mention,
   MentionFrame,
+  NewMessageFrame,
   StreamAbortedFrame,
   StreamDeltaFrame,
   StreamSnapshotFrame,
@@ -14,11 +15,12 @@ import type {
 } from '@confab/client/protocol';
 import { agentLimits, maxMessageLength } from '@confab/client/protocol';
 import { inertMentions } from '@confab/client/rules';
-import { ConfabServerError } from '../errors';
+import { ConfabServerError, type FieldErrors } from '../errors';
 import { chatChannel, userChannel, type ChatFrameEvent, type UserFrameEvent } from '../realtime/channels';
 import { encodeFrame } from '../realtime/protocol';
 import { formatTimestamp, newRecordId } from '../store/ids';
 import type { AgentMentionRow, AgentStreamRow } from '../store/repositories/agents';
+import type { MessageRow } from '../store/repositories/messages';
 import type { UserRow } from '../store/repositories/users';
 import type { Services } from '../services/index';
 import type { AgentPresence } from './presence';
@@ -28,8 +30,8 @@ import type { AgentPresence } from './presence';
  * developer agent, this same shape in-process for a hosted one (transports/inProcess.ts).
  */
 export interface AgentReplyChannel {
-  post(agent: UserRow, input: { chatId: string; content: string; clientId?: string; mentionId?: string }): Promise<WireMessage>;
-  startStream(agent: UserRow, input: { chatId: string; streamId: string; mentionId?: string }): Promise<void>;
+  post(agent: UserRow, input: { chatId: string; content: string; clientId?: string; mentionId?: string; replyTo?: string }): Promise<WireMessage>;
+  startStream(agent: UserRow, input: { chatId: string; streamId: string; mentionId?: string; replyTo?: string }): Promise<void>;
   appendStream(agent: UserRow, streamId: string, text: string): Promise<void>;
   endStream(agent: UserRow, streamId: string): Promise<WireMessage | undefined>;
   setStatus(agent: UserRow, chatId: string, text: string): Promise<void>;
@@ -151,6 +153,19 @@ export class AgentRuntime implements AgentReplyChannel {
       created_at: message.created,
       context: context.map((stored) => messaging.toWire(stored, { name: stored.author_name, username: stored.author_username, type: stored.author_type })),
       hop: Number(row.hop),
+      ...(await this.threadOf(message)),
+    };
+  }
+
+  /** A reply's thread as the mention's context (docs/CONTRACTS.md, Replies); nothing for a message that replies to nothing. */
+  private async threadOf(message: MessageRow): Promise<Pick<Mention, 'thread' | 'reply_to'>> {
+    const messaging = this.services.messaging;
+    const thread = await messaging.replies.threadOf(message);
+    if (thread === undefined || message.reply_to === null) return {};
+    const previews = await messaging.replies.previewsFor(thread);
+    return {
+      reply_to: message.reply_to,
+      thread: thread.map((stored) => messaging.toWire(stored, { name: stored.author_name, username: stored.author_username, type: stored.author_type }, { preview: previews.get(stored.reply_to ?? '') })),
     };
   }
 
@@ -205,19 +220,24 @@ export class AgentRuntime implements AgentReplyChannel {
 
   // ---- replies (the reply channel of both transports) ----
 
-  async post(agent: UserRow, input: { chatId: string; content: string; clientId?: string; mentionId?: string }): Promise<WireMessage> {
+  async post(agent: UserRow, input: { chatId: string; content: string; clientId?: string; mentionId?: string; replyTo?: string }): Promise<WireMessage> {
     const content = spoken(agent, input.content);
-    const posted = await this.services.messaging.post(agent, { chatId: input.chatId, content, clientId: input.clientId, mentionId: input.mentionId });
+    const posted = await this.services.messaging.post(agent, { chatId: input.chatId, content, clientId: input.clientId, mentionId: input.mentionId, replyTo: input.replyTo });
     await this.clearStatus(agent, input.chatId);
-    return this.services.messaging.toWire(posted.row, agent);
+    // The new_message's own message: with the reply's preview of its original.
+    return (JSON.parse(posted.frame) as NewMessageFrame).message;
   }
 
-  async startStream(agent: UserRow, input: { chatId: string; streamId: string; mentionId?: string }): Promise<void> {
+  async startStream(agent: UserRow, input: { chatId: string; streamId: string; mentionId?: string; replyTo?: string }): Promise<void> {
     const streamId = input.streamId.trim();
     if (streamId === '' || streamId.length > agentLimits.streamIdMaxLength) {
       throw new StreamError('invalid_message', `stream_id must be 1 to ${agentLimits.streamIdMaxLength} characters`);
     }
     await this.mayAct(agent, input.chatId, input.mentionId);
+    // Checked now, not when the reply is stored: a refused stream shows nothing growing.
+    const problems: FieldErrors = {};
+    const reply = await this.services.messaging.replies.target(problems, input.chatId, input.replyTo);
+    if (problems['reply_to'] !== undefined) throw new StreamError('invalid_message', `reply_to: ${problems['reply_to'].message}`);
     const now = this.now();
     if ((await this.context.store.agents.findStream(agent.id, streamId)) !== undefined) {
       throw new StreamError('invalid_message', `stream ${streamId} is already open`);
@@ -228,6 +248,7 @@ export class AgentRuntime implements AgentReplyChannel {
       agent: agent.id,
       chat: input.chatId,
       mention: input.mentionId ?? null,
+      reply_to: reply?.named.id ?? null,
       text_encrypted: this.context.messageCipher.encrypt(''),
       length: 0,
       started: now,
@@ -306,11 +327,12 @@ export class AgentRuntime implements AgentReplyChannel {
       content: text,
       clientId: `stream:${stream.stream_key}`.slice(0, 100),
       mentionId: stream.mention ?? undefined,
+      replyTo: stream.reply_to ?? undefined,
       streamId: stream.stream_key,
       // Checked when the stream began: a long reply may end after its invocation's 10 minutes.
       grantChecked: true,
     });
-    return this.services.messaging.toWire(posted.row, agent);
+    return (JSON.parse(posted.frame) as NewMessageFrame).message;
   }
 
   /** Closes streams whose agent went quiet for 60 s with what they hold (on whichever instance gets there first). */

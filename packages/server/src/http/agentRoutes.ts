@@ -53,11 +53,13 @@ export function registerAgentRoutes(app: FastifyInstance, services: Services, ru
     const chatId = readString(body, 'chat_id') ?? '';
     const clientId = readString(body, 'client_id');
     const mentionId = readString(body, 'mention_id');
+    const replyTo = readString(body, 'reply_to');
     const message = await runtime.post(agent, {
       chatId,
       content: readString(body, 'content') ?? '',
       ...(clientId === undefined ? {} : { clientId }),
       ...(mentionId === undefined ? {} : { mentionId }),
+      ...(replyTo === undefined ? {} : { replyTo }),
     });
     return { message };
   });

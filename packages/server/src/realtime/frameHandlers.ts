@@ -255,7 +255,13 @@ export class FrameHandlers {
     if (author === undefined) return connection.socket.close(closeCodes.authenticationFailed, 'Account removed');
     let posted;
     try {
-      posted = await this.services.messaging.post(author, { chatId: frame.chat_id, content: frame.content, clientId: frame.client_id, mentionId: frame.mention_id });
+      posted = await this.services.messaging.post(author, {
+        chatId: frame.chat_id,
+        content: frame.content,
+        clientId: frame.client_id,
+        mentionId: frame.mention_id,
+        replyTo: frame.reply_to,
+      });
     } catch (error) {
       if (error instanceof ConfabServerError && error.code === 'tooManyRequests') return connection.send(errorFrame('rate_limited', error.message, ref));
       if (error instanceof ConfabServerError && error.code === 'forbidden') return connection.send(errorFrame('not_invoked', error.message, ref));

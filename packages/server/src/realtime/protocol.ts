@@ -3,7 +3,7 @@
  * and validated here, so the gateway only ever sees well-formed frames.
  */
 
-import { maxReplayMessages, type ClientFrame, type ErrorCode, type ErrorFrame, type SendMessageFrame, type ServerFrame } from '@confab/client/protocol';
+import { maxReplayMessages, type ClientFrame, type ErrorCode, type ErrorFrame, type SendMessageFrame, type ServerFrame, type StreamStartFrame } from '@confab/client/protocol';
 
 // The wire constants both sides share live in @confab/client/protocol: frames above maxFrameBytes
 // get a `frame_too_large` error and close 1009 (closeCodes.messageTooBig).
@@ -92,9 +92,12 @@ function parseFields(type: string, record: Record<string, unknown>): ParseResult
       if (clientId !== undefined && clientId !== null && typeof clientId !== 'string') return failure('client_id must be a string', type);
       const mentionId = optionalString(record, 'mention_id');
       if (mentionId === false) return failure('mention_id must be a string', ref);
+      const replyTo = optionalString(record, 'reply_to');
+      if (replyTo === false) return failure('reply_to must be a string', ref);
       const frame: SendMessageFrame = { type, chat_id: chatId, content: record['content'] };
       if (typeof clientId === 'string' && clientId !== '') frame.client_id = clientId;
       if (mentionId !== undefined) frame.mention_id = mentionId;
+      if (replyTo !== undefined && replyTo !== '') frame.reply_to = replyTo;
       return { ok: true, frame };
     }
     case 'authenticate_with_api_key': {
@@ -111,7 +114,12 @@ function parseFields(type: string, record: Record<string, unknown>): ParseResult
       if (chatId === undefined) return failure('chat_id must be a non-empty string', streamId);
       const mentionId = optionalString(record, 'mention_id');
       if (mentionId === false) return failure('mention_id must be a string', streamId);
-      return { ok: true, frame: mentionId === undefined ? { type, chat_id: chatId, stream_id: streamId } : { type, chat_id: chatId, stream_id: streamId, mention_id: mentionId } };
+      const replyTo = optionalString(record, 'reply_to');
+      if (replyTo === false) return failure('reply_to must be a string', streamId);
+      const frame: StreamStartFrame = { type, chat_id: chatId, stream_id: streamId };
+      if (mentionId !== undefined) frame.mention_id = mentionId;
+      if (replyTo !== undefined && replyTo !== '') frame.reply_to = replyTo;
+      return { ok: true, frame };
     }
     case 'stream_append': {
       const streamId = requiredString(record, 'stream_id');

@@ -52,7 +52,7 @@ export function createServices(context: ServiceContext): Services {
   const messaging = new MessagingService(context);
   const reads = new ReadsService(context);
   const reactions = new ReactionsService(context, messaging);
-  messaging.onPosted(({ row, author, content }) => reads.posted(row, author, content));
+  messaging.onPosted(({ row, author, content, reply }) => reads.posted(row, author, content, reply?.named.author));
   const uploadQuota = new UploadQuota(context);
   const collections = new Map<string, RecordCollection>([
     ['users', users],

@@ -8,7 +8,8 @@ import { agentTypes } from './collections/agentTypes';
 import type { ServiceContext } from './context';
 import { tooManyRequests } from './limits/rateLimits';
 import { recordErrors, throwIfErrors } from './recordErrors';
-import { agentLimits, maxMessageLength, type ReactionSummary, type MessageDeletedFrame, type MessageUpdatedFrame, type NewMessageFrame, type WireMessage } from '@confab/client/protocol';
+import { Replies, replyFields, type ReplyTarget } from './replies';
+import { agentLimits, maxMessageLength, type ReactionSummary, type MessageDeletedFrame, type MessageUpdatedFrame, type NewMessageFrame, type ReplyPreview, type WireMessage } from '@confab/client/protocol';
 
 /** The longest message content after trimming, in characters (the protocol's maxMessageLength). */
 export const messageContentMaximum = maxMessageLength;
@@ -33,10 +34,18 @@ export interface PostInput {
   /** Set by the server only (the mail path's 'email'); people's and agents' messages are 'regular'. */
   messageType?: (typeof messageTypes)[number] | undefined;
   clientId?: string | undefined;
+  /** Makes it a reply: a message of the same chat (docs/CONTRACTS.md, Replies); anything else is refused under `reply_to`. */
+  replyTo?: unknown;
+}
+
+/** What a wire message carries beside its row: reactions read with it, and a reply's quote of its original. */
+export interface WireExtras {
+  reactions?: ReactionSummary[] | undefined;
+  preview?: ReplyPreview | undefined;
 }
 
 /** Told of every newly stored message, after its commit, on the instance that stored it (the agents' router). */
-export type PostedListener = (posted: { row: MessageRow; author: UserRow; mentionId: string | undefined; content: string }) => Promise<void>;
+export type PostedListener = (posted: { row: MessageRow; author: UserRow; mentionId: string | undefined; content: string; reply: ReplyTarget | undefined }) => Promise<void>;
 
 export interface PostedMessage {
   row: MessageRow;
@@ -59,9 +68,14 @@ export function validateContent(errors: FieldErrors, field: string, raw: string 
  * validation, idempotency and broadcast happen in one place.
  */
 export class MessagingService {
-  constructor(private readonly context: ServiceContext) {}
+  /** Which message a reply may name, and what it quotes of it. */
+  readonly replies: Replies;
 
-  decrypt(row: MessageRow): string {
+  constructor(private readonly context: ServiceContext) {
+    this.replies = new Replies(context, (row) => this.decrypt(row));
+  }
+
+  decrypt(row: Pick<MessageRow, 'id' | 'content_encrypted'>): string {
     try {
       return this.context.messageCipher.decrypt(row.content_encrypted);
     } catch {
@@ -70,8 +84,11 @@ export class MessagingService {
     }
   }
 
-  /** `reactions`: its summary when the caller read it (a join's replay); absent or empty adds none. */
-  toWire(row: MessageRow, author: Pick<UserRow, 'name' | 'username' | 'type'>, reactions?: ReactionSummary[]): WireMessage {
+  /**
+   * `extras.reactions`: its summary when the caller read it (a join's replay); absent or empty adds none.
+   * `extras.preview`: what a reply quotes of its original (Replies.previewsFor); without it a reply carries reply_to only.
+   */
+  toWire(row: MessageRow, author: Pick<UserRow, 'name' | 'username' | 'type'>, extras: WireExtras = {}): WireMessage {
     const message: WireMessage = {
       message_id: row.id,
       chat_id: row.chat,
@@ -86,13 +103,13 @@ export class MessagingService {
     };
     if (row.edited_at !== null) message.edited_at = row.edited_at;
     if (row.deleted_at !== null) message.deleted_at = row.deleted_at;
-    if (row.deleted_at === null && reactions !== undefined && reactions.length > 0) message.reactions = reactions;
+    if (row.deleted_at === null && extras.reactions !== undefined && extras.reactions.length > 0) message.reactions = extras.reactions;
     if (Number(row.reactions_version) > 0) message.reactions_version = Number(row.reactions_version);
-    return message;
+    return Object.assign(message, replyFields(row, extras.preview));
   }
 
-  frameOf(row: MessageRow, author: Pick<UserRow, 'name' | 'username' | 'type'>, streamId?: string, reactions?: ReactionSummary[]): string {
-    const frame: NewMessageFrame = { type: 'new_message', message: this.toWire(row, author, reactions) };
+  frameOf(row: MessageRow, author: Pick<UserRow, 'name' | 'username' | 'type'>, streamId?: string, extras: WireExtras = {}): string {
+    const frame: NewMessageFrame = { type: 'new_message', message: this.toWire(row, author, extras) };
     if (row.client_id !== null && row.client_id !== '') frame.client_id = row.client_id;
     if (streamId !== undefined) frame.stream_id = streamId;
     return JSON.stringify(frame);
@@ -111,11 +128,17 @@ export class MessagingService {
   /** Stored messages after `afterSeq` as ready frames, in seq order. */
   async framesAfter(chatId: string, afterSeq: number, limit: number): Promise<{ seq: number; frame: string }[]> {
     const rows = await this.context.store.messages.listAfterSeq(chatId, afterSeq, limit);
-    // Replayed as they are now, reactions included (docs/CONTRACTS.md, Reactions).
-    const reactions = await this.context.store.reactions.summaries(rows.filter((row) => Number(row.reactions_version) > 0).map((row) => row.id));
+    // Replayed as they are now, reactions and reply quotes included (docs/CONTRACTS.md, Reactions and Replies).
+    const [reactions, previews] = await Promise.all([
+      this.context.store.reactions.summaries(rows.filter((row) => Number(row.reactions_version) > 0).map((row) => row.id)),
+      this.replies.previewsFor(rows),
+    ]);
     return rows.map((row: MessageWithAuthor) => ({
       seq: row.seq,
-      frame: this.frameOf(row, { name: row.author_name, username: row.author_username, type: row.author_type }, undefined, reactions.get(row.id)),
+      frame: this.frameOf(row, { name: row.author_name, username: row.author_username, type: row.author_type }, undefined, {
+        reactions: reactions.get(row.id),
+        preview: previews.get(row.reply_to ?? ''),
+      }),
     }));
   }
 
@@ -140,6 +163,8 @@ export class MessagingService {
     if (!(messageTypes as readonly string[]).includes(messageType)) errors['message_type'] = fieldErrors.invalidValue();
     const clientId = input.clientId?.trim() || null;
     if (clientId !== null && clientId.length > clientIdMaximum) errors['client_id'] = fieldErrors.maxText(clientIdMaximum);
+    // Only after the right to post here was checked: an outsider learns nothing of a chat's messages.
+    const reply = await this.replies.target(errors, chatId, input.replyTo);
     throwIfErrors(errors, recordErrors.createFailed);
     const now = formatTimestamp(this.context.config.now());
     const { row, created } = await this.context.store.messages.insert({
@@ -149,10 +174,12 @@ export class MessagingService {
       content_encrypted: this.context.messageCipher.encrypt(content),
       message_type: messageType,
       client_id: clientId,
+      reply_to: reply?.originalId ?? null,
       created: now,
       updated: now,
     });
-    const frame = this.frameOf(row, author, input.streamId);
+    const previews = await this.replies.previewsFor([row]);
+    const frame = this.frameOf(row, author, input.streamId, { preview: previews.get(row.reply_to ?? '') });
     if (created) {
       const event: MessageEvent = { kind: 'message', chat_id: chatId, seq: Number(row.seq), frame };
       try {
@@ -161,10 +188,11 @@ export class MessagingService {
         // Stored is what counts: joined sockets catch up through after_seq.
         this.context.logger.error({ error: String(error), chatId }, 'message broadcast failed');
       }
+      if (row.reply_to !== null) await this.announceReplyCount(row.reply_to);
     }
     if (created) {
       for (const listener of this.postedListeners) {
-        listener({ row, author, mentionId: input.mentionId, content }).catch((error: unknown) =>
+        listener({ row, author, mentionId: input.mentionId, content, reply }).catch((error: unknown) =>
           this.context.logger.error({ error: String(error), chatId }, 'after-post listener failed'),
         );
       }
@@ -188,9 +216,22 @@ export class MessagingService {
     const now = formatTimestamp(this.context.config.now());
     const edited = await this.context.store.messages.edit(messageId, this.context.messageCipher.encrypt(content), now);
     if (edited === undefined) throw recordErrors.notFound();
-    const frame = JSON.stringify({ type: 'message_updated', message: this.toWire(edited, editor) } satisfies MessageUpdatedFrame);
+    const previews = await this.replies.previewsFor([edited]);
+    const frame = JSON.stringify({ type: 'message_updated', message: this.toWire(edited, editor, { preview: previews.get(edited.reply_to ?? '') }) } satisfies MessageUpdatedFrame);
     await this.publishChange(edited.chat, frame);
     return { row: edited, frame };
+  }
+
+  /**
+   * A reply was stored: its original's new reply_count (and `updated`, set with the reply) goes to
+   * the chat's joined sockets as message_updated; clients that were away catch up by `updated`.
+   */
+  private async announceReplyCount(originalId: string): Promise<void> {
+    const original = await this.context.store.messages.findById(originalId);
+    const author = original === undefined ? undefined : await this.context.store.users.findById(original.author);
+    if (original === undefined || author === undefined) return;
+    const frame = JSON.stringify({ type: 'message_updated', message: this.toWire(original, author) } satisfies MessageUpdatedFrame);
+    await this.publishChange(original.chat, frame);
   }
 
   /**

@@ -53,16 +53,19 @@ export class ReadsService {
   }
 
   /**
-   * After a message is stored: its author has read the chat up to it; the people it mentions are
-   * noted; every other participant's sessions get chat_activity (counts and order of their list),
-   * the author's get read_state. Runs after the send is answered; a failure here loses no message.
+   * After a message is stored: its author has read the chat up to it; the people it mentions, and
+   * the person it replies to (`repliedToId`, the author of the message answered), are noted; every
+   * other participant's sessions get chat_activity (counts and order of their list), the author's
+   * get read_state. Runs after the send is answered; a failure here loses no message.
    */
-  async posted(row: MessageRow, author: Pick<UserRow, 'id' | 'name' | 'username'>, content: string): Promise<void> {
+  async posted(row: MessageRow, author: Pick<UserRow, 'id' | 'name' | 'username'>, content: string, repliedToId?: string): Promise<void> {
     const chatId = row.chat;
     const seq = Number(row.seq);
     const participants = await this.context.store.chats.participantsWithNames(chatId);
     const named = new Set(extractMentions(content));
-    const mentioned = participants.filter((person) => person.user_id !== author.id && isPerson(person.type) && named.has(person.username.toLowerCase()));
+    const mentioned = participants.filter(
+      (person) => person.user_id !== author.id && isPerson(person.type) && (named.has(person.username.toLowerCase()) || person.user_id === repliedToId),
+    );
     await Promise.all([
       this.context.store.reads.markRead(chatId, author.id, seq, row.created),
       this.context.store.reads.addMentions(chatId, seq, mentioned.map((person) => person.user_id)),

@@ -57,6 +57,8 @@ export const messagesSchema: CollectionSchema = {
     message_type: { kind: 'text', column: 'message_type' },
     client_id: { kind: 'text', column: 'client_id' },
     seq: { kind: 'number', column: 'seq' },
+    // A thread's replies: `chat = X && reply_to = Y` (docs/CONTRACTS.md, Replies).
+    reply_to: { kind: 'text', column: 'reply_to' },
     ...timestamps,
   },
 };

@@ -72,6 +72,10 @@ export interface MessagesTable {
   deleted_at: string | null;
   /** Changes of its reactions so far (migration 014). */
   reactions_version: Generated<number>;
+  /** The first message of the thread this one replies to; null for a message that replies to nothing (migration 015). */
+  reply_to: string | null;
+  /** How many replies this message has (migration 015). */
+  reply_count: Generated<number>;
   created: string;
   updated: string;
 }
@@ -189,6 +193,8 @@ export interface AgentStreamsTable {
   agent: string;
   chat: string;
   mention: string | null;
+  /** The message the stored reply answers (migration 015). */
+  reply_to: string | null;
   text_encrypted: string;
   length: number;
   started: string;

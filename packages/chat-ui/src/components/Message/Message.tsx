@@ -5,6 +5,7 @@ import { LazyChartMessage, LazyMessageActionPanel, LazyMessagePart, LazySearchRe
 import { ProxiedHtml } from '../../internal/ProxiedHtml';
 import { useNow } from '../../internal/useNow';
 import type { SearchResultsCardProps } from '../SearchResultsCard/SearchResultsCard';
+import { ReplyQuote, RepliesButton } from '../ReplyQuote/ReplyQuote';
 import { EditedMark } from './EditedMark';
 import { MessageReactions } from '../Reactions/MessageReactions';
 import { ReactionChips } from '../Reactions/ReactionChips';
@@ -38,6 +39,14 @@ export interface MessageProps {
    * message. Needs a ConfabProvider. Default false (the chips only show).
    */
   canReact?: boolean | undefined;
+  /** Offer Reply (docs/CONTRACTS.md, Replies): called with the message. Absent: no Reply. */
+  onReply?: ((message: ClientMessage) => void) | undefined;
+  /** Called with the message's id when its "N replies" is pressed. Absent: the count is not shown. */
+  onOpenThread?: ((messageId: string) => void) | undefined;
+  /** Called with the original's id when the reply's quote is pressed. */
+  onJumpToMessage?: ((messageId: string) => void) | undefined;
+  /** Marks the message for a moment (the original a quote led to). Default false. */
+  highlighted?: boolean | undefined;
 }
 
 /** Wraps every case-insensitive occurrence of `query` in <mark>. */
@@ -66,7 +75,20 @@ export function highlightText(text: string, query: string | undefined): ReactNod
  * its final text replaces it. With `canEdit` or `canDelete`, Edit and Delete show on hover and
  * focus: Edit puts an editor in place of the body, Delete asks first; Escape leaves either.
  */
-export const Message = memo(function Message({ message, locale = 'en', now, highlight, onRetry, canEdit = false, canDelete = false, canReact = false }: MessageProps) {
+export const Message = memo(function Message({
+  message,
+  locale = 'en',
+  now,
+  highlight,
+  onRetry,
+  canEdit = false,
+  canDelete = false,
+  canReact = false,
+  onReply,
+  onOpenThread,
+  onJumpToMessage,
+  highlighted = false,
+}: MessageProps) {
   const rendered = useMemo(() => renderContent(message.content), [message.content]);
   const author = message.author_name || message.author_username || 'Unknown';
   const status = message.status ?? 'sent';
@@ -78,6 +100,8 @@ export const Message = memo(function Message({ message, locale = 'en', now, high
     // Back to "Add reaction" once the bar shows again (a hidden button takes no focus).
     setTimeout(() => articleRef.current?.querySelector<HTMLElement>('.cf-message__actions [data-action="react"]')?.focus(), 0);
   }, []);
+  // Only a stored message can be replied to (the server needs its id).
+  const replyOffered = onReply !== undefined && status === 'sent' && message.seq !== null && !message.deleted_at;
   // Open only while still allowed (someone no longer an admin loses the question on others' messages).
   const allowed = { react: canReact, edit: canEdit, delete: canDelete } as const;
   const open = action !== null && allowed[action] ? action : null;
@@ -109,7 +133,8 @@ export const Message = memo(function Message({ message, locale = 'en', now, high
   return (
     <article
       ref={articleRef}
-      className={['cf-message', message.is_agent && 'cf-message--agent', `cf-message--${status}`].filter(Boolean).join(' ')}
+      className={['cf-message', message.is_agent && 'cf-message--agent', `cf-message--${status}`, highlighted && 'cf-message--highlighted'].filter(Boolean).join(' ')}
+      data-message-id={message.message_id}
       aria-label={`${author}${message.is_agent ? ' (Agent)' : ''}`}
       aria-busy={status === 'streaming' ? true : undefined}
     >
@@ -123,12 +148,16 @@ export const Message = memo(function Message({ message, locale = 'en', now, high
           <TimeAgo className="cf-message__time" date={message.created_at} locale={locale} now={now} />
           {message.edited_at ? <EditedMark date={message.edited_at} locale={locale} /> : null}
         </div>
+        {message.reply_to_preview !== undefined ? <ReplyQuote preview={message.reply_to_preview} onJump={onJumpToMessage} /> : null}
         {body}
         {canReact ? (
           <MessageReactions message={message} pickerOpen={open === 'react'} onPickerClose={closePicker} />
         ) : (
           <ReactionChips reactions={message.reactions ?? []} />
         )}
+        {onOpenThread !== undefined && (message.reply_count ?? 0) > 0 ? (
+          <RepliesButton count={message.reply_count ?? 0} onOpen={() => onOpenThread(message.message_id)} />
+        ) : null}
         {panel !== null ? (
           <LazyMessagePart className="cf-message-panel" minHeight={96} loadingLabel="Loading..." failedLabel="This could not be loaded.">
             <LazyMessageActionPanel.Component action={panel} message={message} onDone={close} />
@@ -158,7 +187,16 @@ export const Message = memo(function Message({ message, locale = 'en', now, high
           </p>
         ) : null}
       </div>
-      {canReact || canEdit || canDelete ? <MessageActions canReact={canReact} canEdit={canEdit} canDelete={canDelete} hidden={open !== null} onAction={setAction} /> : null}
+      {canReact || canEdit || canDelete || replyOffered ? (
+        <MessageActions
+          canReact={canReact}
+          canEdit={canEdit}
+          canDelete={canDelete}
+          onReply={replyOffered ? () => onReply?.(message) : undefined}
+          hidden={open !== null}
+          onAction={setAction}
+        />
+      ) : null}
     </article>
   );
 });

@@ -7,6 +7,8 @@ export interface MessageActionsProps {
   canReact?: boolean | undefined;
   canEdit: boolean;
   canDelete: boolean;
+  /** Offer Reply (docs/CONTRACTS.md, Replies); absent: no Reply. */
+  onReply?: (() => void) | undefined;
   /** While the editor, the delete question or the picker is open: hidden, yet kept for the focus to come back to. */
   hidden: boolean;
   onAction: (action: MessageAction) => void;
@@ -19,11 +21,11 @@ const preload = () => {
 };
 
 /**
- * Add reaction, Edit and Delete, over the corner of a message while the pointer is on it or the
- * focus is in the bar (Tab reaches the buttons like any other). Which of them a message offers is
- * the list's call. Each button names its action in `data-action`, for the focus to return to it.
+ * Add reaction, Edit, Reply and Delete, over the corner of a message while the pointer is on it or
+ * the focus is in the bar (Tab reaches the buttons like any other). Which of them a message offers
+ * is the list's call. Each button names its action in `data-action`, for the focus to return to it.
  */
-export function MessageActions({ canReact = false, canEdit, canDelete, hidden, onAction }: MessageActionsProps) {
+export function MessageActions({ canReact = false, canEdit, canDelete, onReply, hidden, onAction }: MessageActionsProps) {
   return (
     <div className="cf-message__actions" role="group" aria-label="Message actions" hidden={hidden} onPointerEnter={preload} onFocus={preload}>
       {canReact ? (
@@ -34,6 +36,11 @@ export function MessageActions({ canReact = false, canEdit, canDelete, hidden, o
       {canEdit ? (
         <button type="button" className="cf-message__action" data-action="edit" onClick={() => onAction('edit')}>
           Edit
+        </button>
+      ) : null}
+      {onReply !== undefined ? (
+        <button type="button" className="cf-message__action" data-action="reply" onClick={onReply}>
+          Reply
         </button>
       ) : null}
       {canDelete ? (

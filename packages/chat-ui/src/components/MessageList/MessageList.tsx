@@ -12,6 +12,7 @@ import { NewMessagesDivider } from './NewMessagesDivider';
 import { messageActions } from './messageActions';
 import { keyOf, matches, rowsOf } from './rows';
 import { newMessagesPlace, readThrough } from './unread';
+import { useJumpToMessage } from './useJumpToMessage';
 import { useListView } from './useListView';
 
 export interface MessageListProps {
@@ -47,6 +48,16 @@ export interface MessageListProps {
    * rows, a resize); not while a search filters the list. ChatPage marks the chat read with it.
    */
   onMessagesSeen?: ((seq: number) => void) | undefined;
+  /** Offers Reply on every stored message, called with the message (docs/CONTRACTS.md, Replies). */
+  onReply?: ((message: ClientMessage) => void) | undefined;
+  /** Shows "N replies" on originals, called with the original's id when pressed. */
+  onOpenThread?: ((messageId: string) => void) | undefined;
+  /**
+   * Loads a message of the chat that is not listed yet (client.messages.reveal), so a reply's quote
+   * can lead to an original far up; resolves with whether it is now held. Without it a quote leads
+   * only to originals already loaded.
+   */
+  onRevealMessage?: ((messageId: string) => Promise<boolean>) | undefined;
 }
 
 /** Estimated row height before measurement; rows are measured once rendered. */
@@ -87,6 +98,9 @@ export function MessageList({
   notices = noNotices,
   lastReadSeq = null,
   onMessagesSeen,
+  onReply,
+  onOpenThread,
+  onRevealMessage,
 }: MessageListProps) {
   // Message and EmptyState are overridable through <ConfabProvider components>.
   const { Spinner, Message = DefaultMessage, EmptyState = MessageListEmpty } = useComponents();
@@ -141,6 +155,15 @@ export function MessageList({
     onMessagesSeen: onMessagesSeen && ((seq) => onMessagesSeen(readThrough(seq, shown, messages))),
     bottomSlackPx: stickThresholdPx,
     fallbackViewportPx: initialViewportPx,
+  });
+
+  const { highlightedId, jumpTo } = useJumpToMessage({
+    rows,
+    reveal: onRevealMessage,
+    scrollToRow: (index, margin) => scrollTo(canvasTop() + startOf(index) - margin),
+    beforeJump: () => {
+      stickToBottom.current = false;
+    },
   });
 
   const requestOlder = useCallback(() => {
@@ -278,6 +301,10 @@ export function MessageList({
                     now={now}
                     highlight={needle === '' ? undefined : filter}
                     onRetry={onRetry}
+                    onReply={onReply}
+                    onOpenThread={onOpenThread}
+                    onJumpToMessage={jumpTo}
+                    highlighted={highlightedId === row.message.message_id}
                     {...messageActions(row.message, { userId, adminOfChat })}
                   />
                 )}

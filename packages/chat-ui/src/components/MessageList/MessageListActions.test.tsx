@@ -22,24 +22,24 @@ function actionsOf(article: HTMLElement): string[] {
 describe('MessageList: who may react, edit and delete', () => {
   it("offers an admin Edit on their own messages only, and Delete on everyone's", async () => {
     const { article } = await openChatWithMessages({ as: 'alice', admins: [people.alice.id] });
-    expect(actionsOf(article('Alice Liddell'))).toEqual(['Add reaction', 'Edit', 'Delete']);
-    expect(actionsOf(article('Bob Builder'))).toEqual(['Add reaction', 'Delete']);
-    expect(actionsOf(article('Deep Research (Agent)'))).toEqual(['Add reaction', 'Delete']);
+    expect(actionsOf(article('Alice Liddell'))).toEqual(['Add reaction', 'Edit', 'Reply', 'Delete']);
+    expect(actionsOf(article('Bob Builder'))).toEqual(['Add reaction', 'Reply', 'Delete']);
+    expect(actionsOf(article('Deep Research (Agent)'))).toEqual(['Add reaction', 'Reply', 'Delete']);
   });
 
-  it("never offers someone who is not an admin anything on others' messages", async () => {
+  it("offers someone who is not an admin only Reply on others' messages", async () => {
     const { article } = await openChatWithMessages({ as: 'bob', admins: [people.alice.id] });
-    expect(actionsOf(article('Bob Builder'))).toEqual(['Add reaction', 'Edit', 'Delete']);
-    expect(actionsOf(article('Alice Liddell'))).toEqual(['Add reaction']);
-    expect(actionsOf(article('Deep Research (Agent)'))).toEqual(['Add reaction']);
+    expect(actionsOf(article('Bob Builder'))).toEqual(['Add reaction', 'Edit', 'Reply', 'Delete']);
+    expect(actionsOf(article('Alice Liddell'))).toEqual(['Add reaction', 'Reply']);
+    expect(actionsOf(article('Deep Research (Agent)'))).toEqual(['Add reaction', 'Reply']);
   });
 
   it('follows the admin list: Delete on others goes when the person stops being an admin', async () => {
     const { article, client } = await openChatWithMessages({ as: 'alice', admins: [people.alice.id] });
     const chat = client.store.getState().currentChat!;
     act(() => client.store.setState({ currentChat: { ...chat, admins: [people.bob.id] } }));
-    expect(actionsOf(article('Bob Builder'))).toEqual(['Add reaction']);
-    expect(actionsOf(article('Alice Liddell'))).toEqual(['Add reaction', 'Edit', 'Delete']);
+    expect(actionsOf(article('Bob Builder'))).toEqual(['Add reaction', 'Reply']);
+    expect(actionsOf(article('Alice Liddell'))).toEqual(['Add reaction', 'Edit', 'Reply', 'Delete']);
   });
 
   it('offers nothing on a message that is pending, failed or still streaming', () => {

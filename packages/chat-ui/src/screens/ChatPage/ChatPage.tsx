@@ -10,8 +10,12 @@ import { TypingIndicator } from '../../components/TypingIndicator/TypingIndicato
 import { useChat } from '../../hooks/useChat';
 import { LazyChatFilesPanel, LazyCreateDropModal, LazyDialog } from '../../internal/lazyParts';
 import { useComponents } from '../../provider/ComponentsContext';
-import { useConfabStore, useDocumentTitleEnabled, useNavigate } from '../../provider/hooks';
+import { useConfabClient, useConfabStore, useDocumentTitleEnabled, useNavigate } from '../../provider/hooks';
 import { useChatPresence } from './useChatPresence';
+import { ReplyBanner } from '../../components/ReplyBanner/ReplyBanner';
+import type { ClientMessage } from '../../internal/chatClient';
+import { messagesOf } from '../../internal/chatClient';
+import { ChatThread } from './ChatThread';
 import { useMarkRead } from './useMarkRead';
 import { useReadPositionAtOpen } from './useReadPositionAtOpen';
 import { useTitleFlash } from './useTitleFlash';
@@ -79,11 +83,18 @@ export function ChatPage({
   const [dropModalChat, setDropModalChat] = useState<string | null>(null);
   // Bumped on every finished upload, so an open panel lists the new file.
   const [filesRevision, setFilesRevision] = useState(0);
+  // The message a reply is being written to, in this chat (docs/CONTRACTS.md, Replies).
+  const [replyingTo, setReplyingTo] = useState<ClientMessage | null>(null);
+  const client = useConfabClient();
+  const threads = messagesOf(client);
   // The first message is sent once per chat, however often the page renders or re-opens.
   const initialSentFor = useRef<string | null>(null);
 
   // A new chat starts with an empty search.
-  useEffect(() => setSearch(''), [chatId]);
+  useEffect(() => {
+    setSearch('');
+    setReplyingTo(null);
+  }, [chatId]);
 
   useEffect(() => {
     const first = initialMessage?.trim() ?? '';
@@ -109,7 +120,24 @@ export function ChatPage({
   const documentTitle = useDocumentTitleEnabled();
   useTitleFlash({ title: chat ? `${chat.name}${titleSuffix}` : `Confab`, latestMessageKey: lastFromOthers, enabled: documentTitle });
 
-  const send = useCallback((content: string) => void sendMessage(content), [sendMessage]);
+  const replyTo = replyingTo?.chat_id === chatId ? replyingTo : null;
+  const send = useCallback(
+    (content: string) => {
+      void sendMessage(content, replyTo === null ? undefined : { replyTo: replyTo.message_id });
+      setReplyingTo(null);
+    },
+    [sendMessage, replyTo],
+  );
+  const sendInThread = useCallback((content: string, options: { replyTo: string }) => void sendMessage(content, options), [sendMessage]);
+  const startReply = useCallback((message: ClientMessage) => {
+    setReplyingTo(message);
+    // The input takes the reply at once.
+    setTimeout(() => document.querySelector<HTMLElement>('.cf-chat__composer textarea')?.focus(), 0);
+  }, []);
+  const cancelReply = useCallback(() => setReplyingTo(null), []);
+  const openThread = useMemo(() => (threads.openThread === undefined ? undefined : (messageId: string) => void threads.openThread?.(messageId)), [threads]);
+  const closeThread = useCallback(() => threads.closeThread?.(), [threads]);
+  const reveal = useMemo(() => (threads.reveal === undefined ? undefined : (messageId: string) => threads.reveal?.(messageId) ?? Promise.resolve(false)), [threads]);
   const openFiles = useCallback(() => setFilesPanelChat(chatId), [chatId]);
   const closeFiles = useCallback(() => setFilesPanelChat(null), []);
   const openCreateDrop = useCallback(() => setDropModalChat(chatId), [chatId]);
@@ -177,11 +205,24 @@ export function ChatPage({
         notices={notices}
         lastReadSeq={lastReadSeq}
         onMessagesSeen={messagesSeen}
+        onReply={startReply}
+        onOpenThread={openThread}
+        onRevealMessage={reveal}
       />
       <TypingIndicator typists={typists} />
       <AgentStatusBar statuses={statuses} />
+      {replyTo !== null ? <ReplyBanner authorName={replyTo.author_name || replyTo.author_username} onCancel={cancelReply} /> : null}
       {/* Keyed by chat: the draft and the upload list belong to one chat (uploads under way still finish). */}
-      <MessageInput key={chatId} chatId={chatId} onSend={send} disabled={chat === null} onFileUploaded={fileUploaded} onTyping={typing} />
+      <div
+        className="cf-chat__composer"
+        onKeyDown={(event) => {
+          // Escape cancels the reply, unless the input used it (closing the agent list).
+          if (event.key === 'Escape' && replyTo !== null && !event.defaultPrevented) cancelReply();
+        }}
+      >
+        <MessageInput key={chatId} chatId={chatId} onSend={send} disabled={chat === null} onFileUploaded={fileUploaded} onTyping={typing} />
+      </div>
+      <ChatThread messages={messages} send={sendInThread} onRetry={retry} onClose={closeThread} locale={locale} />
       {filesPanelChat === chatId ? (
         <LazyDialog loadingLabel="Loading files..." failedLabel="The files panel could not be loaded." className="cf-files-panel" onClose={closeFiles}>
           <LazyChatFilesPanel.Component chatId={chatId} onClose={closeFiles} refreshKey={filesRevision} locale={locale} />

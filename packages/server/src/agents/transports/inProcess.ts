@@ -37,20 +37,22 @@ export async function finishReply(reply: InProcessReply, stream: InProcessReplyS
 export function inProcessReply(channel: AgentReplyChannel, agent: UserRow, mention: Mention, onError: (error: unknown) => void): InProcessReply {
   const chatId = mention.chat_id;
   const mentionId = mention.mention_id;
+  // Hosted agents answer in the thread of the message that asked, as the SDK's reply.send does (docs/CONTRACTS.md, Replies).
+  const replyTo = mention.message_id;
   // A reply or a stream clears the status line; it starts after the status writes before it, so
   // a status set just before never lands after the clear and lingers.
   let statusWritten: Promise<void> = Promise.resolve();
   return {
     send: async (content) => {
       await statusWritten;
-      return channel.post(agent, { chatId, content, mentionId });
+      return channel.post(agent, { chatId, content, mentionId, replyTo });
     },
     status(text) {
       statusWritten = statusWritten.then(() => channel.setStatus(agent, chatId, text)).catch(onError);
     },
     stream() {
       const id = `hosted-${randomBytes(8).toString('hex')}`;
-      let pending: Promise<void> = statusWritten.then(() => channel.startStream(agent, { chatId, streamId: id, mentionId }));
+      let pending: Promise<void> = statusWritten.then(() => channel.startStream(agent, { chatId, streamId: id, mentionId, replyTo }));
       return {
         id,
         write(text) {

@@ -80,7 +80,12 @@ export class AgentSocketTransport {
         case 'mention_ack':
           return await this.runtime.acknowledge(agent, frame.mention_id);
         case 'stream_start':
-          return await this.runtime.startStream(agent, { chatId: frame.chat_id, streamId: frame.stream_id, ...(frame.mention_id === undefined ? {} : { mentionId: frame.mention_id }) });
+          return await this.runtime.startStream(agent, {
+            chatId: frame.chat_id,
+            streamId: frame.stream_id,
+            ...(frame.mention_id === undefined ? {} : { mentionId: frame.mention_id }),
+            ...(frame.reply_to === undefined ? {} : { replyTo: frame.reply_to }),
+          });
         case 'stream_append':
           return await this.runtime.appendStream(agent, frame.stream_id, frame.text);
         case 'stream_end': {

@@ -5,6 +5,7 @@ import type { MessageRow } from '../../store/repositories/messages';
 import type { RequestAuth, ServiceContext } from '../context';
 import type { MessagingService } from '../messaging';
 import type { ReactionsService } from '../reactions';
+import type { ReactionSummary } from '@confab/client/protocol';
 import { hasField, readString, type Body } from '../input';
 import { recordErrors, throwIfErrors } from '../recordErrors';
 import { collectionIds, type RecordCollection, type RecordJson } from './types';
@@ -47,8 +48,12 @@ export class MessagesCollection implements RecordCollection {
 
   async serialize(rows: readonly unknown[], _auth: RequestAuth, wanted?: (field: string) => boolean): Promise<RecordJson[]> {
     const messages = rows as MessageRow[];
-    // One query for the whole page, skipped when `fields` leaves reactions out.
-    const reactions = wanted === undefined || wanted('reactions') ? await this.reactions.summaries(messages.map((row) => row.id)) : new Map();
+    // One query each for the whole page: reactions (skipped when `fields` leaves them out) and
+    // every original the page's replies quote (docs/CONTRACTS.md, Reactions and Replies).
+    const [reactions, previews] = await Promise.all([
+      wanted === undefined || wanted('reactions') ? this.reactions.summaries(messages.map((row) => row.id)) : new Map<string, ReactionSummary[]>(),
+      this.messaging.replies.previewsFor(messages),
+    ]);
     return messages.map((row) => ({
       id: row.id,
       collectionId: this.id,
@@ -63,6 +68,9 @@ export class MessagesCollection implements RecordCollection {
       deleted_at: row.deleted_at ?? '',
       reactions: row.deleted_at === null ? (reactions.get(row.id) ?? []) : [],
       reactions_version: Number(row.reactions_version),
+      reply_to: row.reply_to ?? '',
+      ...(row.reply_to === null || !previews.has(row.reply_to) ? {} : { reply_to_preview: previews.get(row.reply_to) }),
+      reply_count: Number(row.reply_count),
       created: row.created,
       updated: row.updated,
     }));
@@ -78,6 +86,7 @@ export class MessagesCollection implements RecordCollection {
       content: readString(body, field),
       contentField: field,
       clientId: readString(body, 'client_id'),
+      replyTo: body['reply_to'],
     });
     return { id: posted.row.id };
   }

@@ -13,6 +13,7 @@ import { emailDraftsMigration } from './011_email_drafts';
 import { chatReadsMigration } from './012_chat_reads';
 import { messageEditsMigration } from './013_message_edits';
 import { messageReactionsMigration } from './014_message_reactions';
+import { messageRepliesMigration } from './015_message_replies';
 import { notificationsMigration } from './017_notifications';
 
 /** Migrations live in code (bundled by tsup), so no folder has to ship beside dist/. */
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '012_chat_reads': chatReadsMigration,
   '013_message_edits': messageEditsMigration,
   '014_message_reactions': messageReactionsMigration,
+  '015_message_replies': messageRepliesMigration,
   '017_notifications': notificationsMigration,
 };
 

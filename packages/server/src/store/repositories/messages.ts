@@ -18,6 +18,15 @@ export interface InsertedMessage {
   created: boolean;
 }
 
+/** What a reply quotes of its original (the wire's ReplyPreview is made from it). */
+export interface ReplyOriginal {
+  id: string;
+  content_encrypted: string;
+  deleted_at: string | null;
+  author_name: string;
+  author_username: string;
+}
+
 /** Seq conflicts cannot happen while the chat row lock holds; retries only guard the index. */
 const insertAttempts = 5;
 
@@ -54,6 +63,15 @@ export class MessagesRepository {
             .returning('last_seq')
             .executeTakeFirstOrThrow();
           await transaction.insertInto('messages').values({ ...row, seq: Number(counter.last_seq) }).execute();
+          // The original's count and `updated` move with its reply, so a client catching up by
+          // `updated` learns the new count too (docs/CONTRACTS.md, Replies).
+          if (row.reply_to !== null && row.reply_to !== undefined) {
+            await transaction
+              .updateTable('messages')
+              .set((eb) => ({ reply_count: eb('reply_count', '+', 1), updated: row.created }))
+              .where('id', '=', row.reply_to)
+              .execute();
+          }
         });
         break;
       } catch (error) {
@@ -125,6 +143,37 @@ export class MessagesRepository {
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1 ? this.findById(id) : undefined;
+  }
+
+  /** The originals that replies quote, by id, with their authors' names (deleted ones included). */
+  async replyOriginals(ids: readonly string[]): Promise<Map<string, ReplyOriginal>> {
+    const originals = new Map<string, ReplyOriginal>();
+    if (ids.length === 0) return originals;
+    const rows = await this.db
+      .selectFrom('messages')
+      .innerJoin('users', 'users.id', 'messages.author')
+      .select(['messages.id', 'messages.content_encrypted', 'messages.deleted_at', 'users.name as author_name', 'users.username as author_username'])
+      .where('messages.id', 'in', [...new Set(ids)])
+      .execute();
+    for (const row of rows) originals.set(row.id, row);
+    return originals;
+  }
+
+  /** A thread for an agent's context: the original, then its latest `limit - 1` standing replies, in order. */
+  async thread(chatId: string, originalId: string, limit: number): Promise<MessageWithAuthor[]> {
+    const withAuthor = this.db
+      .selectFrom('messages')
+      .innerJoin('users', 'users.id', 'messages.author')
+      .selectAll('messages')
+      .select(['users.name as author_name', 'users.username as author_username', 'users.type as author_type'])
+      .where('messages.chat', '=', chatId)
+      .where('messages.deleted_at', 'is', null);
+    const [original, replies] = await Promise.all([
+      withAuthor.where('messages.id', '=', originalId).executeTakeFirst(),
+      withAuthor.where('messages.reply_to', '=', originalId).orderBy('messages.seq', 'desc').limit(Math.max(0, limit - 1)).execute(),
+    ]);
+    const rows = [...(original === undefined ? [] : [original]), ...replies.reverse()];
+    return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
   }
 
   async delete(id: string): Promise<void> {
