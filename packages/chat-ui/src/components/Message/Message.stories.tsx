@@ -130,7 +130,7 @@ export const Narrow: Story = { ...narrow, tags: ['narrow'], args: { message: cli
 export const Edited: Story = {
   args: { message: clientMessage({ content: 'Shall we ship on Monday instead?', edited_at: new Date(now - 2 * 60_000).toISOString() }, { minutesAgo: 5, now }) },
   play: async ({ canvasElement }) => {
-    await expect(within(canvasElement).getByTitle(/^Edited Jan \d+, 2026 at /)).toHaveTextContent('(edited)');
+    await expect(within(canvasElement).getByTitle(/^Edited \w+day, January \d+, 2026 at /)).toHaveTextContent('(edited)');
   },
 };
 
@@ -239,5 +239,28 @@ export const WithReactions: Story = {
     await expect(canvas.getByRole('button', { name: '👍 2: ann, bob' })).toBeInTheDocument();
     await userEvent.click(canvas.getByRole('button', { name: 'Add reaction' }));
     await expect(await canvas.findByRole('dialog', { name: 'Add reaction' })).toBeInTheDocument();
+  },
+};
+
+/**
+ * Under the same author's message above (MessageList groups them): no avatar or name; hovering or
+ * focusing shows the time of day in the avatar's place, with the full date and time as its title.
+ */
+export const Grouped: Story = {
+  args: { grouped: true, message: clientMessage({ content: 'And one more thing: the demo is at 3.' }, { minutesAgo: 4, now }) },
+  play: async ({ canvasElement }) => {
+    const article = within(canvasElement).getByRole('article', { name: 'Bob Builder' });
+    await expect(canvasElement.querySelector('.cf-avatar')).toBeNull();
+    // The author is read, not shown; the time of day carries the full date and time.
+    await expect(within(article).getByText('Bob Builder')).toHaveClass('cf-visually-hidden');
+    await expect(within(article).getByTitle(/^\w+day, January \d+, 2026 at /)).toBeInTheDocument();
+  },
+};
+
+/** Grouped and edited: '(edited)' at the end of the first line. */
+export const GroupedEdited: Story = {
+  args: {
+    grouped: true,
+    message: clientMessage({ content: 'Make that 4 o’clock.', edited_at: new Date(now - 60_000).toISOString() }, { minutesAgo: 3, now }),
   },
 };

@@ -92,11 +92,13 @@ describe('Message', () => {
     const message = clientMessage({ content: 'Shall we ship on Friday?', edited_at: editedAt }, { minutesAgo: 5, now });
     render(<Message message={message} now={now} />);
     const article = screen.getByRole('article', { name: 'Bob Builder' });
-    const mark = within(article).getByTitle('Edited Jan 5, 2026 at 2:05 PM');
+    const mark = within(article).getByTitle('Edited Monday, January 5, 2026 at 2:05 PM');
     expect(mark).toHaveTextContent('(edited)');
+    expect(mark.tagName).toBe('TIME');
+    expect(mark).toHaveAttribute('datetime', editedAt);
     // Read in place of the bare mark, after the time.
     expect(within(mark).getByText('(edited)')).toHaveAttribute('aria-hidden', 'true');
-    expect(within(mark).getByText('Edited Jan 5, 2026 at 2:05 PM')).toHaveClass('cf-visually-hidden');
+    expect(within(mark).getByText('Edited Monday, January 5, 2026 at 2:05 PM')).toHaveClass('cf-visually-hidden');
     expect(article.querySelector('.cf-message__meta')).toHaveTextContent(/5m ago.*\(edited\)/);
   });
 
@@ -105,14 +107,37 @@ describe('Message', () => {
     expect(screen.queryByText('(edited)')).not.toBeInTheDocument();
   });
 
-  it('spells the exact time as the time labels spell the day, in English and Chinese', () => {
-    expect(exactDateTime(new Date(2026, 0, 5, 9, 7).toISOString())).toBe('Jan 5, 2026 at 9:07 AM');
-    expect(exactDateTime(new Date(2025, 11, 31, 0, 30).toISOString())).toBe('Dec 31, 2025 at 12:30 AM');
-    expect(exactDateTime(new Date(2026, 0, 5, 12, 0).toISOString())).toBe('Jan 5, 2026 at 12:00 PM');
-    expect(exactDateTime(new Date(2026, 0, 5, 9, 7).toISOString(), 'zh')).toBe('2026年1月5日 9:07');
+  it('spells the exact date and time in full, in English and Chinese', () => {
+    expect(exactDateTime(new Date(2026, 0, 5, 9, 7).toISOString())).toBe('Monday, January 5, 2026 at 9:07 AM');
+    expect(exactDateTime(new Date(2025, 11, 31, 0, 30).toISOString())).toBe('Wednesday, December 31, 2025 at 12:30 AM');
+    expect(exactDateTime(new Date(2026, 0, 5, 12, 0).toISOString())).toBe('Monday, January 5, 2026 at 12:00 PM');
+    expect(exactDateTime(new Date(2026, 0, 5, 9, 7).toISOString(), 'zh')).toBe('2026年1月5日星期一 09:07');
     // The server's format (a space before the time) and nonsense.
-    expect(exactDateTime('2026-01-05 12:00:00.000Z')).toMatch(/^Jan 5, 2026 at \d{1,2}:00 [AP]M$/);
+    expect(exactDateTime('2026-01-05 12:00:00.000Z')).toMatch(/^Monday, January 5, 2026 at \d{1,2}:00 [AP]M$/);
     expect(exactDateTime('not a date')).toBe('');
+  });
+
+  it('gives its time label the exact date and time as title and for screen readers', () => {
+    const message = clientMessage({ content: 'On time' }, { minutesAgo: 5, now });
+    render(<Message message={message} now={now} />);
+    const time = within(screen.getByRole('article', { name: 'Bob Builder' })).getByTitle(exactDateTime(message.created_at));
+    expect(time).toHaveAttribute('datetime', message.created_at);
+    expect(within(time).getByText('5m ago')).toHaveAttribute('aria-hidden', 'true');
+    expect(within(time).getByText(exactDateTime(message.created_at))).toHaveClass('cf-visually-hidden');
+  });
+
+  it('grouped, shows neither avatar nor name, yet keeps the author for screen readers and the time of day', () => {
+    const message = clientMessage({ content: 'And another thing', edited_at: new Date(2026, 0, 5, 14, 5).toISOString() }, { minutesAgo: 5, now });
+    const { container } = render(<Message message={message} now={now} grouped />);
+    const article = screen.getByRole('article', { name: 'Bob Builder' });
+    expect(container.querySelector('.cf-avatar')).toBeNull();
+    expect(container.querySelector('.cf-message__author')).toBeNull();
+    expect(within(article).getByText('Bob Builder')).toHaveClass('cf-visually-hidden');
+    // The time of day in the avatar's place, with the full date and time as its title.
+    const time = within(article).getByTitle(exactDateTime(message.created_at));
+    expect(time).toHaveClass('cf-message__time--gutter');
+    expect(within(time).getByText(/^\d{1,2}:\d{2}\s[AP]M$/)).toHaveAttribute('aria-hidden', 'true');
+    expect(within(article).getByTitle('Edited Monday, January 5, 2026 at 2:05 PM')).toHaveTextContent('(edited)');
   });
 
   it('offers no actions unless told to (the message list decides who may do what)', () => {

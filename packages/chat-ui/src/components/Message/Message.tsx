@@ -1,16 +1,15 @@
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { avatarColor, type TimeAgoLocale } from '@confab/client';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { TimeAgoLocale } from '@confab/client';
 import { renderContent, type ClientMessage } from '../../internal/chatClient';
 import { LazyChartMessage, LazyMessageActionPanel, LazyMessagePart, LazySearchResultsCard } from '../../internal/lazyParts';
 import { ProxiedHtml } from '../../internal/ProxiedHtml';
 import { useNow } from '../../internal/useNow';
 import type { SearchResultsCardProps } from '../SearchResultsCard/SearchResultsCard';
 import { ReplyQuote, RepliesButton } from '../ReplyQuote/ReplyQuote';
-import { EditedMark } from './EditedMark';
 import { MessageReactions } from '../Reactions/MessageReactions';
 import { ReactionChips } from '../Reactions/ReactionChips';
 import { MessageActions, type MessageAction } from './MessageActions';
-import { TimeAgo } from './TimeAgo';
+import { authorLabelOf, MessageAvatar, MessageMeta } from './MessageHeader';
 
 export interface MessageProps {
   message: ClientMessage;
@@ -47,6 +46,17 @@ export interface MessageProps {
   onJumpToMessage?: ((messageId: string) => void) | undefined;
   /** Marks the message for a moment (the original a quote led to). Default false. */
   highlighted?: boolean | undefined;
+  /**
+   * Continues the group of the message above (same author, a few minutes later): no avatar and no
+   * name shown, the time of day appears in the avatar's place on hover and focus. Screen readers
+   * still hear the author. MessageList decides (see docs/CONTRACTS.md, Message list). Default false.
+   */
+  grouped?: boolean | undefined;
+  /**
+   * Told when the editor or the delete question opens (true) and closes (false). MessageList keeps
+   * such a message rendered while it is scrolled out of view, so a draft is not lost. Keep it stable.
+   */
+  onPanelOpenChange?: ((message: ClientMessage, open: boolean) => void) | undefined;
 }
 
 /** Wraps every case-insensitive occurrence of `query` in <mark>. */
@@ -68,11 +78,11 @@ export function highlightText(text: string, query: string | undefined): ReactNod
 }
 
 /**
- * One message: avatar (colour from the author id, green for agents), author, 'Agent' mark,
- * time-ago, '(edited)' once edited, and the body as renderMessageContent gives it (sanitised HTML,
- * a search-results card, a chart, or text). Pending messages say 'Sending...'; failed ones offer
- * 'Retry'; an agent's streamed reply grows in place with a 'typing...' mark (and aria-busy) until
- * its final text replaces it. With `canEdit` or `canDelete`, Edit and Delete show on hover and
+ * One message: avatar, author, 'Agent' mark, time-ago and '(edited)' (MessageHeader; `grouped`
+ * leaves out avatar and name under the same author's message above), and the body as
+ * renderMessageContent gives it (sanitised HTML, a search-results card, a chart, or text).
+ * Pending messages say 'Sending...'; failed ones offer 'Retry'; an agent's streamed reply grows in
+ * place with a 'typing...' mark (and aria-busy) until its final text replaces it. With `canEdit` or `canDelete`, Edit and Delete show on hover and
  * focus: Edit puts an editor in place of the body, Delete asks first; Escape leaves either.
  */
 export const Message = memo(function Message({
@@ -88,9 +98,10 @@ export const Message = memo(function Message({
   onOpenThread,
   onJumpToMessage,
   highlighted = false,
+  grouped = false,
+  onPanelOpenChange,
 }: MessageProps) {
   const rendered = useMemo(() => renderContent(message.content), [message.content]);
-  const author = message.author_name || message.author_username || 'Unknown';
   const status = message.status ?? 'sent';
   const [action, setAction] = useState<MessageAction | null>(null);
   const close = useCallback(() => setAction(null), []);
@@ -106,6 +117,12 @@ export const Message = memo(function Message({
   const allowed = { react: canReact, edit: canEdit, delete: canDelete } as const;
   const open = action !== null && allowed[action] ? action : null;
   const panel = open === 'react' ? null : open;
+  const panelOpen = panel !== null;
+  useEffect(() => {
+    if (!panelOpen || onPanelOpenChange === undefined) return undefined;
+    onPanelOpenChange(message, true);
+    return () => onPanelOpenChange(message, false);
+  }, [panelOpen, onPanelOpenChange, message]);
   let body: ReactNode;
   // Search results and charts load their code on demand (few chats show them), in a box about
   // their height meanwhile, so the list barely moves when they arrive; so do the editor (in place
@@ -133,21 +150,16 @@ export const Message = memo(function Message({
   return (
     <article
       ref={articleRef}
-      className={['cf-message', message.is_agent && 'cf-message--agent', `cf-message--${status}`, highlighted && 'cf-message--highlighted'].filter(Boolean).join(' ')}
+      className={['cf-message', message.is_agent && 'cf-message--agent', grouped && 'cf-message--grouped', `cf-message--${status}`, highlighted && 'cf-message--highlighted']
+        .filter(Boolean)
+        .join(' ')}
       data-message-id={message.message_id}
-      aria-label={`${author}${message.is_agent ? ' (Agent)' : ''}`}
+      aria-label={authorLabelOf(message)}
       aria-busy={status === 'streaming' ? true : undefined}
     >
-      <span className="cf-avatar cf-message__avatar" aria-hidden="true" style={{ backgroundColor: avatarColor(message.author_id, message.is_agent === true) }}>
-        {author.charAt(0).toUpperCase()}
-      </span>
+      <MessageAvatar message={message} grouped={grouped} />
       <div className="cf-message__main">
-        <div className="cf-message__meta">
-          <span className="cf-message__author">{author}</span>
-          {message.is_agent ? <span className="cf-badge cf-badge--agent">Agent</span> : null}
-          <TimeAgo className="cf-message__time" date={message.created_at} locale={locale} now={now} />
-          {message.edited_at ? <EditedMark date={message.edited_at} locale={locale} /> : null}
-        </div>
+        <MessageMeta message={message} grouped={grouped} locale={locale} now={now} />
         {message.reply_to_preview !== undefined ? <ReplyQuote preview={message.reply_to_preview} onJump={onJumpToMessage} /> : null}
         {body}
         {canReact ? (

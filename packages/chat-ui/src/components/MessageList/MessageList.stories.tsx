@@ -186,3 +186,61 @@ export const EditsAndDeletions: Story = {
     await expect(canvas.queryByRole('article', { name: 'Carol' })).toBeInTheDocument();
   },
 };
+
+const ann = { author_id: 'user00000000003', author_name: 'Carol', author_username: 'carol', is_agent: false };
+const bob = { author_id: 'user00000000002', author_name: 'Bob Builder', author_username: 'bob', is_agent: false };
+const deep = { author_id: 'agent0000000001', author_name: 'Deep Research', author_username: 'deep', is_agent: true };
+
+/** A conversation over four days (the last one today): quick runs by one author, gaps, an agent. */
+function conversationAcrossDays(): ClientMessage[] {
+  const today = new Date(now);
+  const at = (daysAgo: number, hours: number, minutes: number) =>
+    new Date(today.getFullYear(), today.getMonth(), today.getDate() - daysAgo, hours, minutes).toISOString();
+  const lines: Array<[typeof bob, number, number, number, string]> = [
+    [ann, 40, 9, 0, 'Happy new year, all! Kick-off notes are in the shared folder.'],
+    [ann, 40, 9, 2, 'Please add your goals for the quarter by Friday.'],
+    [bob, 3, 16, 10, 'Goals added. Mine are mostly about the mobile app.'],
+    [bob, 3, 16, 12, 'Also: can someone review the onboarding copy?'],
+    [bob, 3, 16, 30, 'Never mind, found a reviewer.'],
+    [ann, 1, 18, 45, 'Reminder: demo tomorrow at 10.'],
+    [bob, 0, 9, 58, 'Morning! Setting up the room.'],
+    [bob, 0, 9, 59, 'Projector works.'],
+    [bob, 0, 10, 2, 'We are live in the main room.'],
+    [deep, 0, 10, 3, 'Here is the summary of last week’s feedback: 12 requests, 3 bugs.'],
+    [deep, 0, 10, 4, 'The most asked-for feature is offline mode.'],
+    [ann, 0, 10, 20, 'Thanks everyone, great demo.'],
+  ];
+  return lines.map(([author, daysAgo, hours, minutes, content], index) =>
+    clientMessage({ ...author, content, seq: index + 1, message_id: `grouped-m${index + 1}`, created_at: at(daysAgo, hours, minutes) }),
+  );
+}
+
+/**
+ * Grouped messages across days: a divider opens each day ('Today', 'Yesterday', then dates, the
+ * year only when not this year); one author's messages within 5 minutes share one name and avatar.
+ */
+export const GroupedAcrossDays: Story = {
+  args: { messages: conversationAcrossDays() },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole('separator', { name: 'Today' })).toBeVisible();
+    await expect(canvas.getByRole('separator', { name: 'Yesterday' })).toBeInTheDocument();
+    // Bob's three messages this morning: one name shown, three articles that say who wrote them.
+    await expect(canvas.getAllByRole('article', { name: 'Bob Builder' }).length).toBeGreaterThanOrEqual(3);
+  },
+};
+
+/** The same conversation in the dark theme. */
+export const GroupedAcrossDaysDark: Story = {
+  args: { messages: conversationAcrossDays() },
+  decorators: [withConfab({ signedIn: true, theme: 'dark' })],
+};
+
+/** The same conversation in Chinese: '今天', '昨天' and Chinese dates. */
+export const GroupedAcrossDaysChinese: Story = { args: { messages: conversationAcrossDays(), locale: 'zh' } };
+
+/** The 'New messages' divider splits Bob's quick run: the first unread message gets his name again. */
+export const GroupedWithNewMessages: Story = { args: { messages: conversationAcrossDays(), lastReadSeq: 7 } };
+
+/** On a phone (390 px): grouped messages and day dividers without sideways scrolling. */
+export const GroupedNarrow: Story = { ...narrow, tags: ['narrow'], args: { messages: conversationAcrossDays() } };

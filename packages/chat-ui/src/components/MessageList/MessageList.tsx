@@ -6,14 +6,16 @@ import { useComponents } from '../../provider/ComponentsContext';
 import { useConfabStore } from '../../provider/hooks';
 import { AgentNotice } from '../AgentNotice/AgentNotice';
 import { Message as DefaultMessage } from '../Message/Message';
+import { DayDivider } from './DayDivider';
 import { MessageListEmpty } from './MessageListEmpty';
 import { MessageListJumps } from './MessageListJumps';
 import { NewMessagesDivider } from './NewMessagesDivider';
 import { messageActions } from './messageActions';
 import { keyOf, matches, rowsOf } from './rows';
-import { newMessagesPlace, readThrough } from './unread';
+import { firstNewMessage, newMessagesPlace, readThrough } from './unread';
 import { useJumpToMessage } from './useJumpToMessage';
 import { useListView } from './useListView';
+import { useOpenPanels } from './useOpenPanels';
 
 export interface MessageListProps {
   /** The chat's messages in order (oldest first), as the store holds them. */
@@ -82,7 +84,8 @@ const noNotices: readonly AgentNoticeData[] = [];
  * new messages keep the view at the bottom when it already was there. With `lastReadSeq`, a 'New
  * messages' divider marks where the unread messages start; 'Jump to first unread' and 'Jump to
  * latest' float over the list while the divider is above the view or the view is away from the
- * bottom. Deleted messages are not shown; the signed-in person may edit their own messages and
+ * bottom. A day divider ('Today', 'Yesterday', a date) opens each day, and one author's messages
+ * a few minutes apart are grouped under one name and avatar (rows.ts, grouping.ts). Deleted messages are not shown; the signed-in person may edit their own messages and
  * delete them (any message, as an admin of the open chat).
  */
 export function MessageList({
@@ -114,11 +117,15 @@ export function MessageList({
   const shown = useMemo(() => messages.filter((message) => !message.deleted_at), [messages]);
   const hasRows = shown.length > 0;
   const items = useMemo(() => (needle === '' ? shown : shown.filter((message) => matches(message, needle))), [shown, needle]);
-  const rows = useMemo(() => rowsOf(items, notices, needle !== ''), [items, notices, needle]);
-  // Not while searching: the rows between are hidden.
+  // The unread divider: not while searching (the rows between are hidden). It starts a new group.
+  const unreadFrom = needle === '' ? lastReadSeq : null;
+  const rows = useMemo(
+    () => rowsOf(items, notices, { filtering: needle !== '', breakBefore: firstNewMessage(items, unreadFrom, userId) }),
+    [items, notices, needle, unreadFrom, userId],
+  );
   const { dividerRow, startsInOlder } = useMemo(
-    () => newMessagesPlace(items, rows, needle === '' ? lastReadSeq : null, userId, hasOlder),
-    [items, rows, needle, lastReadSeq, userId, hasOlder],
+    () => newMessagesPlace(items, rows, unreadFrom, userId, hasOlder),
+    [items, rows, unreadFrom, userId, hasOlder],
   );
 
   // Follow the bottom until the user scrolls away from it; only user scrolls change this.
@@ -224,7 +231,9 @@ export function MessageList({
     if (before.firstKey !== null && before.firstKey !== firstKey) {
       const anchorIndex = rows.findIndex((row, index) => keyOf(row, index) === before.firstKey);
       if (anchorIndex > 0) {
-        // Everything above the old first row is new: move down by exactly its height.
+        // Everything above the old first row is new: move down by exactly its height. (Its day
+        // divider, when older messages of that day arrived, goes with it: the virtualiser keeps
+        // the view in place as the row is measured shorter.)
         scrollTo(element.scrollTop + startOf(anchorIndex));
         return;
       }
@@ -232,6 +241,9 @@ export function MessageList({
     if (stickToBottom.current) scrollToEnd();
     // The divider's position is read when the rows first arrive, not followed afterwards.
   }, [rows, lastContent, scrollTo, scrollToEnd, startOf, forgetSeen, requestOlder]);
+
+  // Messages with their editor or delete question open stay rendered out of view.
+  const { renderedRows, onPanelOpenChange } = useOpenPanels(virtualRows, rows, startOf);
 
   // After every render (new rows, measured heights, a new divider): the buttons and what is seen.
   useLayoutEffect(() => updateView());
@@ -280,7 +292,7 @@ export function MessageList({
           </p>
         ) : null}
         <div ref={canvasRef} className="cf-message-list__canvas" style={{ height: totalSize }}>
-          {virtualRows.map((virtualRow) => {
+          {renderedRows.map((virtualRow) => {
             const row = rows[virtualRow.index];
             if (row === undefined) return null;
             return (
@@ -291,12 +303,17 @@ export function MessageList({
                 className="cf-message-list__row"
                 style={{ transform: `translateY(${virtualRow.start}px)` }}
               >
+                {row.kind === 'message' && row.dayStart !== null ? (
+                  <DayDivider day={row.dayStart.day} date={row.dayStart.date} locale={locale} now={now} />
+                ) : null}
                 {virtualRow.index === dividerRow ? <NewMessagesDivider /> : null}
                 {row.kind === 'notice' ? (
                   <AgentNotice notice={row.notice} />
                 ) : (
                   <Message
                     message={row.message}
+                    grouped={row.grouped}
+                    onPanelOpenChange={onPanelOpenChange}
                     locale={locale}
                     now={now}
                     highlight={needle === '' ? undefined : filter}
@@ -322,3 +339,4 @@ export function MessageList({
     </div>
   );
 }
+

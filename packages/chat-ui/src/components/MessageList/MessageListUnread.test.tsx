@@ -19,7 +19,7 @@ describe('MessageList unread', () => {
     const { rerender } = renderWithConfab(<MessageList messages={history} lastReadSeq={5} now={now} />);
     expect(within(dividerRow() as HTMLElement).getByRole('article')).toHaveTextContent('Message 6');
     rerender(<MessageList messages={history} lastReadSeq={8} now={now} />);
-    expect(screen.queryByRole('separator')).not.toBeInTheDocument();
+    expect(screen.queryByRole('separator', { name: 'New messages' })).not.toBeInTheDocument();
   });
 
   it("skips the person's own messages", () => {
@@ -34,10 +34,10 @@ describe('MessageList unread', () => {
   it('shows no divider while searching, or before the first unread one is loaded', () => {
     const history = messageHistory(40, 'c1', now);
     const { rerender } = renderWithConfab(<MessageList messages={history} lastReadSeq={30} filter="Message" now={now} />);
-    expect(screen.queryByRole('separator')).not.toBeInTheDocument();
+    expect(screen.queryByRole('separator', { name: 'New messages' })).not.toBeInTheDocument();
     // All 20 loaded messages are unread and older ones exist: where they start is not known yet.
     rerender(<MessageList messages={history.slice(20)} lastReadSeq={10} hasOlder now={now} />);
-    expect(screen.queryByRole('separator')).not.toBeInTheDocument();
+    expect(screen.queryByRole('separator', { name: 'New messages' })).not.toBeInTheDocument();
   });
 
   it('opens at the top when the unread messages start in older history, so older pages load', () => {

@@ -22,7 +22,7 @@ describe('firstNewIndex', () => {
 
 describe('newMessagesPlace', () => {
   const history = messageHistory(10, 'c1');
-  const rows = rowsOf(history, [], false);
+  const rows = rowsOf(history, []);
 
   it('puts the divider on the row of the first new message', () => {
     expect(newMessagesPlace(history, rows, 4, null, true)).toEqual({ dividerRow: 4, startsInOlder: false });
@@ -47,7 +47,7 @@ describe('rows in view', () => {
   });
 
   it('takes the highest seq of the messages wholly in view', () => {
-    const rows = rowsOf(messageHistory(10, 'c1'), [], false);
+    const rows = rowsOf(messageHistory(10, 'c1'), []);
     const view = (top: number, bottom: number) => highestSeqInView(rows, (index) => Math.min(index, rows.length) * 100, top, bottom);
     expect(view(0, 350)).toBe(3);
     expect(view(150, 450)).toBe(4);

@@ -71,3 +71,11 @@ export function readThrough(seq: number, shown: readonly ClientMessage[], all: r
   const last = all.at(-1)?.seq ?? null;
   return last !== null && seq === shown.at(-1)?.seq ? Math.max(seq, last) : seq;
 }
+
+/**
+ * The message the 'New messages' divider would go above (null: none), for the rows to start a
+ * new group there; `lastReadSeq` null (no divider, or a search) gives null.
+ */
+export function firstNewMessage(items: readonly ClientMessage[], lastReadSeq: number | null, userId: string | null): ClientMessage | null {
+  return lastReadSeq === null ? null : (items[firstNewIndex(items, lastReadSeq, userId)] ?? null);
+}

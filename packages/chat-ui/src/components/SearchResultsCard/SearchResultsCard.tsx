@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { constants, countLabel, markdownToPlainText, timeAgo, type SearchResultItem, type SearchResultsData, type TimeAgoLocale } from '@confab/client';
+import { TimeLabel } from '../Message/TimeAgo';
 
 export interface SearchResultsCardProps {
   data: SearchResultsData;
@@ -43,7 +44,9 @@ export function SearchResultsCard({ data, locale = 'en', now }: SearchResultsCar
           <span>{countLabel(data.searches_performed ?? 0, 'search', 'searches')}</span>
           {data.metadata?.truncated ? <span>Truncated from {data.metadata.original_count ?? resultCount}</span> : null}
           {data.created_at ? (
-            <time dateTime={data.created_at}>{timeAgo(data.created_at, { locale, now })}</time>
+            <TimeLabel date={data.created_at} locale={locale}>
+              {timeAgo(data.created_at, { locale, now })}
+            </TimeLabel>
           ) : null}
         </p>
       </header>
