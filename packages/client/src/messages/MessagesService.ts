@@ -7,12 +7,11 @@ import { displayNameOf } from '../records';
 import type { ConfabStore } from '../store/createConfabStore';
 import type { ChatRecord, ClientMessage, MessageRecord, UserRecord } from '../types';
 import { validateMessage } from '../validation/content';
-import { changedAt, changeMessages, contiguousSeq, mergeMessages, oldestSeq, updateUnconfirmed } from './mergeMessages';
+import { changedAt, changeMessages, contiguousSeq, mergeMessages, oldestSeq, updateUnconfirmed, type QuoteOf } from './mergeMessages';
 import { messageFromRecord, messageFromWire } from './normalize';
 import { Outbox } from './outbox';
 import { applyReactionSummary, toggledSummary } from './reactions';
 import type { ReactionsAnswer } from '../protocol';
-import { replyPreviewOf } from '../format/replyExcerpt';
 import { Threads } from './threads';
 import { LatestOnly } from '../store/latestOnly';
 
@@ -173,6 +172,7 @@ export class MessagesService {
    * are asked for together, or taken from a prefetch of the same chat.
    */
   async open(chatId: string): Promise<void> {
+    this.loadQuotes();
     const { store, realtime } = this.dependencies;
     if (this.openChatId !== null && this.openChatId !== chatId) realtime.leave(this.openChatId);
     const signal = this.loads.renew();
@@ -364,6 +364,26 @@ export class MessagesService {
     return held();
   }
 
+  /**
+   * Quoting reads markdown with marked, which the first page's code leaves out: it loads when a
+   * chat opens (a chat page has marked already, for the messages themselves).
+   */
+  private quoteOf: QuoteOf | undefined;
+
+  private quoteLoading: Promise<void> | undefined;
+
+  private loadQuotes(): void {
+    this.quoteLoading ??= import('../format/replyExcerpt').then(
+      (module) => {
+        this.quoteOf = module.replyPreviewOf;
+      },
+      () => {
+        // Offline or a stale build: quotes come from the server only; the next open tries again.
+        this.quoteLoading = undefined;
+      },
+    );
+  }
+
   /** The optimistic reply's fields: the thread it joins and its quote, from the messages held. */
   private replyFields(replyTo: string | undefined): Pick<ClientMessage, 'reply_to' | 'reply_to_preview'> {
     if (replyTo === undefined) return {};
@@ -372,8 +392,9 @@ export class MessagesService {
     const named = find(replyTo);
     const originalId = named?.reply_to ?? replyTo;
     const original = find(originalId);
-    if (original === undefined) return { reply_to: originalId };
-    const preview = replyPreviewOf({ message_id: originalId, author_name: original.author_name || original.author_username, content: original.content, deleted: original.deleted_at !== undefined });
+    // Until the quote's code is here, the server's echo brings the quote.
+    if (original === undefined || this.quoteOf === undefined) return { reply_to: originalId };
+    const preview = this.quoteOf({ message_id: originalId, author_name: original.author_name || original.author_username, content: original.content, deleted: original.deleted_at !== undefined });
     return { reply_to: originalId, reply_to_preview: preview };
   }
 
@@ -470,7 +491,7 @@ export class MessagesService {
   private applyChanges(changed: ClientMessage[], fromServer = true): void {
     if (fromServer) for (const message of changed) this.noteChange(changedAt(message));
     this.dependencies.store.setState((state) => {
-      const messages = changeMessages(state.messages, changed);
+      const messages = changeMessages(state.messages, changed, this.quoteOf);
       return messages === state.messages ? {} : { messages };
     });
   }

@@ -1,4 +1,4 @@
-import { replyPreviewOf } from '../format/replyExcerpt';
+import type { ReplyPreview } from '../protocol';
 import type { ClientMessage } from '../types';
 import { withReactions } from './reactions';
 
@@ -46,7 +46,13 @@ export function changedAt(message: Pick<ClientMessage, 'created_at' | 'edited_at
  * deletion is final. Messages not held are left out (merge new ones with mergeMessages). Returns
  * the same array when nothing changed.
  */
-export function changeMessages(current: ClientMessage[], changed: ClientMessage[]): ClientMessage[] {
+/**
+ * What a reply quotes of its original (format/replyExcerpt's replyPreviewOf). Passed in rather than
+ * imported: it reads markdown with marked, which the client's first load leaves out.
+ */
+export type QuoteOf = (original: { message_id: string; author_name: string; content: string; deleted: boolean }) => ReplyPreview;
+
+export function changeMessages(current: ClientMessage[], changed: ClientMessage[], quoteOf?: QuoteOf): ClientMessage[] {
   const bySeqChanged = new Map(changed.filter((message) => message.seq !== null).map((message) => [message.seq, message]));
   if (bySeqChanged.size === 0) return current;
   let next: ClientMessage[] | null = null;
@@ -65,21 +71,21 @@ export function changeMessages(current: ClientMessage[], changed: ClientMessage[
     const updated = { ...held, ...content, ...(countMoved ? { reply_count: replyCount } : {}) };
     next[index] = newerReactions ? withReactions(updated, incoming.reactions ?? [], incoming.reactions_version ?? 0) : updated;
   });
-  return refreshQuotes(next ?? current, changed);
+  return quoteOf === undefined ? (next ?? current) : refreshQuotes(next ?? current, changed, quoteOf);
 }
 
 /**
  * Replies held whose original was edited or deleted quote it anew (the server makes no frame for
  * each reply: the client that holds them knows the original's new text).
  */
-function refreshQuotes(current: ClientMessage[], changed: ClientMessage[]): ClientMessage[] {
+function refreshQuotes(current: ClientMessage[], changed: ClientMessage[], quoteOf: QuoteOf): ClientMessage[] {
   const originals = new Map(changed.filter((message) => message.edited_at !== undefined || message.deleted_at !== undefined).map((message) => [message.message_id, message]));
   if (originals.size === 0) return current;
   let next: ClientMessage[] | null = null;
   current.forEach((held, index) => {
     const original = held.reply_to === undefined ? undefined : originals.get(held.reply_to);
     if (original === undefined || held.reply_to_preview === undefined) return;
-    const preview = replyPreviewOf({ message_id: original.message_id, author_name: held.reply_to_preview.author_name, content: original.content, deleted: original.deleted_at !== undefined });
+    const preview = quoteOf({ message_id: original.message_id, author_name: held.reply_to_preview.author_name, content: original.content, deleted: original.deleted_at !== undefined });
     next ??= [...current];
     next[index] = { ...held, reply_to_preview: preview };
   });
