@@ -5,6 +5,7 @@
 
 import type { AgentNoticeReason, AgentRef, AgentSearchHit, AgentView } from './protocol/agents';
 import type { BookmarkAnswer, ChatDropsAnswer, DropListAnswer, LikeAnswer, WireDrop } from './protocol/drops';
+import type { MessageFile, SystemLine } from './protocol/announcements';
 
 /** Fields every record of the record API carries. */
 export interface BaseRecord {
@@ -80,7 +81,7 @@ export interface ChatRecord extends BaseRecord {
   expand?: { participants?: UserRecord[]; admins?: UserRecord[]; creator?: UserRecord };
 }
 
-export type MessageType = 'regular' | 'email' | 'search' | (string & {});
+export type MessageType = 'regular' | 'email' | 'search' | 'file' | 'system' | (string & {});
 
 export interface MessageRecord extends BaseRecord {
   chat: string;
@@ -97,6 +98,10 @@ export interface MessageRecord extends BaseRecord {
   edited_at?: string;
   /** When it was deleted, '' while it stands. */
   deleted_at?: string;
+  /** A file message's file; null on other messages (docs/CONTRACTS.md, File messages and system lines). */
+  file?: MessageFile | null;
+  /** A system line's change; null on other messages. */
+  system?: SystemLine | null;
   expand?: { author?: UserRecord };
 }
 
@@ -118,6 +123,10 @@ export interface NormalizedMessage {
   edited_at?: string;
   /** When it was deleted: its content is then '' and it shows nothing (or "This message was deleted"). */
   deleted_at?: string;
+  /** A file message's file (message_type 'file'). */
+  file?: MessageFile;
+  /** A system line's change (message_type 'system'): shown as a line of its own, never as markdown. */
+  system?: SystemLine;
 }
 
 /**
@@ -254,4 +263,9 @@ export interface AppConfig {
   public_domain: string;
   /** Domain of chat and personal inbox addresses (confab-server's CONFAB_MAIL_DOMAIN); a compatible addition. */
   mail_domain?: string;
+  /**
+   * Image extensions this server's operator added to the upload allow-list ('.png', …;
+   * CONFAB_UPLOAD_EXTENSIONS); absent or [] when none. A compatible addition.
+   */
+  upload_extensions?: string[];
 }

@@ -98,6 +98,10 @@ export const LazyUploadZone = lazyPart(
   () => import('../components/MessageInput/UploadZone'),
   (module) => module.UploadZone,
 );
+export const LazyFileMessageCard = lazyPart(
+  () => import('../components/FileMessageCard/FileMessageCard'),
+  (module) => module.FileMessageCard,
+);
 export const LazyMessageActionPanel = lazyPart(
   () => import('../components/Message/MessageActionPanel'),
   (module) => module.MessageActionPanel,

@@ -51,10 +51,12 @@ export function changeMessages(current: ClientMessage[], changed: ClientMessage[
   current.forEach((held, index) => {
     const incoming = held.seq === null ? undefined : bySeqChanged.get(held.seq);
     if (incoming === undefined || held.deleted_at !== undefined || incoming.message_id !== held.message_id) return;
-    if (changedAt(incoming) <= changedAt(held) && incoming.deleted_at === undefined) return;
+    // A file message's file deleted since: final, like a deletion (it moves no time of the message).
+    const fileGone = incoming.file?.deleted === true && held.file?.deleted !== true;
+    if (changedAt(incoming) <= changedAt(held) && incoming.deleted_at === undefined && !fileGone) return;
     next ??= [...current];
     // The held message keeps what only the client knows (its client_id, a stream it completed).
-    next[index] = { ...held, content: incoming.content, ...pick(incoming, 'edited_at'), ...pick(incoming, 'deleted_at') };
+    next[index] = { ...held, content: incoming.content, ...pick(incoming, 'edited_at'), ...pick(incoming, 'deleted_at'), ...(fileGone ? { file: incoming.file } : {}) };
   });
   return next ?? current;
 }

@@ -26,6 +26,8 @@ export function messageFromRecord(record: MessageRecord): ClientMessage {
   if (record.client_id !== undefined && record.client_id !== '') message.client_id = record.client_id;
   if (record.edited_at !== undefined && record.edited_at !== '') message.edited_at = record.edited_at;
   if (record.deleted_at !== undefined && record.deleted_at !== '') message.deleted_at = record.deleted_at;
+  if (record.file !== undefined && record.file !== null) message.file = record.file;
+  if (record.system !== undefined && record.system !== null) message.system = record.system;
   return message;
 }
 

@@ -11,10 +11,13 @@
 import type { ChatRecord } from '../types';
 import type { AgentClientFrame, AgentIdentity, AgentServerFrame } from './agents';
 import type { DropPublishedFrame } from './drops';
+import type { MessageFile, SystemLine } from './announcements';
 
 export type * from './agents';
 export { agentLimits, agentNoticeTexts, apiKeyPrefix } from './agents';
 export type * from './drops';
+export type { MessageFile, SystemLine, SystemLineKind, SystemLinePerson } from './announcements';
+export { systemLineKinds } from './announcements';
 export type { ChartMessage } from './charts';
 export { chartLimits } from './charts';
 export { dropLimits, reservedDropSlugs } from './drops';
@@ -29,7 +32,7 @@ export interface WireMessage {
   content: string;
   /** ISO 8601 / PocketBase datetime of creation. */
   created_at: string;
-  message_type: 'regular' | 'email' | 'search' | (string & {});
+  message_type: 'regular' | 'email' | 'search' | 'file' | 'system' | (string & {});
   /** Per-chat sequence number (1, 2, 3 … without gaps) assigned by the server: the order of a chat. */
   seq: number;
   /** True when the author is an agent. */
@@ -38,6 +41,10 @@ export interface WireMessage {
   edited_at?: string;
   /** When it was deleted (its content is then ''); absent while it stands. */
   deleted_at?: string;
+  /** A file message's file (message_type 'file'); `deleted` once the file is gone. */
+  file?: MessageFile;
+  /** A system line's structured change (message_type 'system'). */
+  system?: SystemLine;
 }
 
 /** The chat record JSON as the record API returns it, participants and admins expanded. */

@@ -1,4 +1,5 @@
 import { AccountsService } from './accounts';
+import { Announcements } from './announcements';
 import { AgentsService } from './agents';
 import { DropsService } from './drops';
 import { ChatEvents } from './chatEvents';
@@ -34,6 +35,7 @@ export interface Services {
   fileAccess: FileAccessService;
   uploadQuota: UploadQuota;
   reads: ReadsService;
+  announcements: Announcements;
 }
 
 export function createServices(context: ServiceContext): Services {
@@ -45,19 +47,20 @@ export function createServices(context: ServiceContext): Services {
   const messaging = new MessagingService(context);
   const reads = new ReadsService(context);
   messaging.onPosted(({ row, author, content }) => reads.posted(row, author, content));
+  const announcements = new Announcements(context, messaging, reads);
   const uploadQuota = new UploadQuota(context);
   const collections = new Map<string, RecordCollection>([
     ['users', users],
-    ['chats', new ChatsCollection(context, chatEvents)],
+    ['chats', new ChatsCollection(context, chatEvents, announcements)],
     ['messages', new MessagesCollection(context, messaging)],
-    ['files', new FilesCollection(context, chatEvents)],
+    ['files', new FilesCollection(context, chatEvents, announcements)],
   ]);
   const records = new RecordsService(context, collections);
-  const invitations = new InvitationsService(context, accounts, chatEvents);
-  const chatMembership = new ChatMembershipService(context, accounts, chatEvents);
+  const invitations = new InvitationsService(context, accounts, chatEvents, announcements);
+  const chatMembership = new ChatMembershipService(context, accounts, chatEvents, announcements);
   const onboarding = new OnboardingService(context, accounts);
   const fileAccess = new FileAccessService(context, accounts);
   const agents = new AgentsService(context, accounts, records, context.presence);
   const drops = new DropsService(context, accounts);
-  return { context, accounts, agents, drops, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota, reads };
+  return { context, accounts, agents, drops, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota, reads, announcements };
 }

@@ -68,6 +68,10 @@ export interface MessagesTable {
   edited_at: string | null;
   /** Set when deleted: the row stays, its content emptied (migration 013). */
   deleted_at: string | null;
+  /** The file a file message announces; null on other messages (migration 016). */
+  file: string | null;
+  /** JSON of a file message's MessageFile or a system line's SystemLine; null on other messages (migration 016). */
+  details: string | null;
   created: string;
   updated: string;
 }

@@ -1,10 +1,11 @@
 import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { avatarColor, type TimeAgoLocale } from '@confab/client';
 import { renderContent, type ClientMessage } from '../../internal/chatClient';
-import { LazyChartMessage, LazyMessageActionPanel, LazyMessagePart, LazySearchResultsCard } from '../../internal/lazyParts';
+import { LazyChartMessage, LazyFileMessageCard, LazyMessageActionPanel, LazyMessagePart, LazySearchResultsCard } from '../../internal/lazyParts';
 import { ProxiedHtml } from '../../internal/ProxiedHtml';
 import { useNow } from '../../internal/useNow';
 import type { SearchResultsCardProps } from '../SearchResultsCard/SearchResultsCard';
+import { SystemLine } from '../SystemLine/SystemLine';
 import { EditedMark } from './EditedMark';
 import { MessageActions, type MessageAction } from './MessageActions';
 import { TimeAgo } from './TimeAgo';
@@ -58,7 +59,17 @@ export function highlightText(text: string, query: string | undefined): ReactNod
  * its final text replaces it. With `canEdit` or `canDelete`, Edit and Delete show on hover and
  * focus: Edit puts an editor in place of the body, Delete asks first; Escape leaves either.
  */
-export const Message = memo(function Message({ message, locale = 'en', now, highlight, onRetry, canEdit = false, canDelete = false }: MessageProps) {
+export const Message = memo(function Message(props: MessageProps) {
+  // The one place file messages and system lines part from the others (docs/CONTRACTS.md, File
+  // messages and system lines): a system line is a line of its own, never a bubble with actions.
+  const { message } = props;
+  if (message.message_type === 'system') {
+    return <SystemLine line={message.system} fallback={message.content} createdAt={message.created_at} locale={props.locale} now={props.now} />;
+  }
+  return <AuthoredMessage {...props} />;
+});
+
+function AuthoredMessage({ message, locale = 'en', now, highlight, onRetry, canEdit = false, canDelete = false }: MessageProps) {
   const rendered = useMemo(() => renderContent(message.content), [message.content]);
   const author = message.author_name || message.author_username || 'Unknown';
   const status = message.status ?? 'sent';
@@ -72,6 +83,12 @@ export const Message = memo(function Message({ message, locale = 'en', now, high
   // of the body) and the delete question, which few visits open.
   if (panel === 'edit') {
     body = null;
+  } else if (message.file !== undefined) {
+    body = (
+      <LazyMessagePart className="cf-file-card" minHeight={72} loadingLabel="Loading file..." failedLabel="This file could not be shown.">
+        <LazyFileMessageCard.Component file={message.file} />
+      </LazyMessagePart>
+    );
   } else if (rendered.kind === 'search_results') {
     body = (
       <LazyMessagePart className="cf-search-card" minHeight={160} loadingLabel="Loading search results..." failedLabel="These search results could not be shown.">
@@ -139,7 +156,7 @@ export const Message = memo(function Message({ message, locale = 'en', now, high
       {canEdit || canDelete ? <MessageActions canEdit={canEdit} canDelete={canDelete} hidden={panel !== null} onAction={setAction} /> : null}
     </article>
   );
-});
+}
 
 /** A search-results card whose time-ago follows the shared clock, like the message's own. */
 function TickingSearchResults({ now, ...props }: SearchResultsCardProps) {

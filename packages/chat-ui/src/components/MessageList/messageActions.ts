@@ -16,7 +16,8 @@ export function messageActions(message: ClientMessage, viewer: Viewer): { canEdi
   const stored = message.status === 'sent' && message.seq !== null && !message.deleted_at;
   const own = viewer.userId !== null && message.author_id === viewer.userId;
   return {
-    canEdit: stored && own && !message.is_agent,
-    canDelete: stored && (own || message.chat_id === viewer.adminOfChat),
+    // A file message's text is the server's; a system line is nobody's to change (Message shows no actions on one).
+    canEdit: stored && own && !message.is_agent && message.message_type !== 'file' && message.message_type !== 'system',
+    canDelete: stored && message.message_type !== 'system' && (own || message.chat_id === viewer.adminOfChat),
   };
 }

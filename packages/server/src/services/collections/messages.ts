@@ -3,7 +3,7 @@ import { messagesSchema } from '../../store/filterAllowLists';
 import { chatHasParticipant, never } from '../../store/conditions';
 import type { MessageRow } from '../../store/repositories/messages';
 import type { RequestAuth, ServiceContext } from '../context';
-import type { MessagingService } from '../messaging';
+import { announcementDetails, type MessagingService } from '../messaging';
 import { hasField, readString, type Body } from '../input';
 import { recordErrors, throwIfErrors } from '../recordErrors';
 import { collectionIds, type RecordCollection, type RecordJson } from './types';
@@ -56,6 +56,9 @@ export class MessagesCollection implements RecordCollection {
       seq: Number(row.seq),
       edited_at: row.edited_at ?? '',
       deleted_at: row.deleted_at ?? '',
+      // File messages and system lines (docs/CONTRACTS.md): null on every other message.
+      file: (row.deleted_at === null ? announcementDetails(row).file : undefined) ?? null,
+      system: (row.deleted_at === null ? announcementDetails(row).system : undefined) ?? null,
       created: row.created,
       updated: row.updated,
     }));

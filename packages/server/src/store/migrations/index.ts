@@ -12,6 +12,7 @@ import { inboundMailsMigration } from './010_inbound_mails';
 import { emailDraftsMigration } from './011_email_drafts';
 import { chatReadsMigration } from './012_chat_reads';
 import { messageEditsMigration } from './013_message_edits';
+import { fileAndSystemMessagesMigration } from './016_file_and_system_messages';
 
 /** Migrations live in code (bundled by tsup), so no folder has to ship beside dist/. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '011_email_drafts': emailDraftsMigration,
   '012_chat_reads': chatReadsMigration,
   '013_message_edits': messageEditsMigration,
+  '016_file_and_system_messages': fileAndSystemMessagesMigration,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {
