@@ -88,7 +88,8 @@ describeBrowser('live chat between two browsers', () => {
 
     const expected = ['Hi Bob, ready for launch?', 'Ready when you are', ...whileAway, 'Back online'];
     const serverLog = await pb.collection('messages').getFullList({ filter: pb.filter('chat = {:chat}', { chat: chatId }), sort: 'seq' });
-    expect(serverLog.map((message) => message['content'])).toEqual(expected);
+    // Bob's addition is told by a system line first (docs/CONTRACTS.md, File messages and system lines).
+    expect(serverLog.map((message) => message['content'])).toEqual([`${alice.account.username} added ${bob.account.username}`, ...expected]);
     expect(await shownBodies(alice.page, expected)).toEqual(expected);
     expect(await shownBodies(bob.page, expected)).toEqual(expected);
 

@@ -115,7 +115,8 @@ describeBrowser('chat files in Chromium', () => {
 
     // Preview the MP3 and play it.
     await files.getByRole('button', { name: 'tone.mp3', exact: true }).click();
-    const player = page.getByLabel('Audio player for tone.mp3');
+    // The preview's player (the chat's file card for tone.mp3 has one of its own).
+    const player = page.getByRole('dialog', { name: 'tone.mp3' }).getByLabel('Audio player for tone.mp3');
     await player.waitFor();
     const played = await player.evaluate(async (element) => {
       const audio = element as HTMLAudioElement;

@@ -134,6 +134,11 @@ export { SearchResultsCard, cutSnippet } from './components/SearchResultsCard/Se
 export type { SearchResultsCardProps } from './components/SearchResultsCard/SearchResultsCard';
 export { ChartMessage, chartSummary, formatChartNumber } from './components/ChartMessage/ChartMessage';
 export type { ChartMessageProps } from './components/ChartMessage/ChartMessage';
+export { FileMessageCard } from './components/FileMessageCard/FileMessageCard';
+export type { FileMessageCardProps } from './components/FileMessageCard/FileMessageCard';
+export { SystemLine } from './components/SystemLine/SystemLine';
+export type { SystemLineProps } from './components/SystemLine/SystemLine';
+export { systemLineLabel } from './components/SystemLine/systemLineLabel';
 export { MessageInput, mentionQueryAt } from './components/MessageInput/MessageInput';
 export type { MessageInputProps } from './components/MessageInput/MessageInput';
 export { UploadZone } from './components/MessageInput/UploadZone';

@@ -8,6 +8,11 @@ export const constants = {
     maxSizeBytes: 100 * 1024 * 1024,
     allowedExtensions: ['.pdf', '.txt', '.csv', '.json', '.md', '.docx', '.xlsx', '.html', '.xml', '.log'],
     audioExtensions: ['.mp3', '.wav', '.ogg', '.m4a', '.flac'],
+    /**
+     * Image types a server operator may add to the allow-list (CONFAB_UPLOAD_EXTENSIONS): raster
+     * formats whose signature is checked and that a browser shows without running anything. Never SVG.
+     */
+    imageExtensions: ['.png', '.jpg', '.jpeg', '.gif', '.webp'],
   },
   passwordMinLength: {
     register: 8,

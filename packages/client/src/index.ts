@@ -153,7 +153,7 @@ export {
   shouldSearchAgents,
 } from './validation/content';
 export type { DropInput, AgentInput, InviteTarget } from './validation/content';
-export { fileExtension, isAllowedUpload, isAudioFile, validateUpload, uploadExtensions } from './validation/upload';
+export { fileExtension, isAllowedUpload, isAudioFile, isImageExtension, validateUpload, uploadExtensions } from './validation/upload';
 
 // Server-error mapping (docs/PRODUCT.md §8) and every exact text
 export {
@@ -190,12 +190,15 @@ export { renderMessageContent, createMessageRenderer, parseSearchResults, parseC
 export type { RenderedContent, MessageRenderer } from './render';
 export type { ChartMessage } from './protocol/charts';
 export { chartLimits } from './protocol/charts';
+export type { MessageFile, SystemLine, SystemLineKind, SystemLinePerson } from './protocol/announcements';
+export { systemLineKinds } from './protocol/announcements';
 
 // Formatting
 export { timeAgo } from './format/timeAgo';
 export type { TimeAgoLocale, TimeAgoOptions } from './format/timeAgo';
 export { avatarColor, agentAvatarColor, avatarPalette } from './format/avatarColor';
 export { formatFileSize } from './format/fileSize';
+export { systemLineText } from './format/systemLine';
 export { markdownToPlainText } from './format/plainText';
 export { notificationPreviewOf } from './format/notificationPreview';
 export { countLabel } from './format/count';

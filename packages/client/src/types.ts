@@ -8,6 +8,7 @@ import type { NotifyLevel } from './protocol/notifications';
 import type { BookmarkAnswer, ChatDropsAnswer, DropListAnswer, LikeAnswer, WireDrop } from './protocol/drops';
 import type { ReactionSummary } from './protocol/reactions';
 import type { ReplyPreview } from './protocol';
+import type { MessageFile, SystemLine } from './protocol/announcements';
 
 /** Fields every record of the record API carries. */
 export interface BaseRecord {
@@ -85,7 +86,7 @@ export interface ChatRecord extends BaseRecord {
   expand?: { participants?: UserRecord[]; admins?: UserRecord[]; creator?: UserRecord };
 }
 
-export type MessageType = 'regular' | 'email' | 'search' | (string & {});
+export type MessageType = 'regular' | 'email' | 'search' | 'file' | 'system' | (string & {});
 
 export interface MessageRecord extends BaseRecord {
   chat: string;
@@ -112,6 +113,10 @@ export interface MessageRecord extends BaseRecord {
   reply_to_preview?: ReplyPreview;
   /** How many replies it has. */
   reply_count?: number;
+  /** A file message's file; null on other messages (docs/CONTRACTS.md, File messages and system lines). */
+  file?: MessageFile | null;
+  /** A system line's change; null on other messages. */
+  system?: SystemLine | null;
   expand?: { author?: UserRecord };
 }
 
@@ -143,6 +148,10 @@ export interface NormalizedMessage {
   reply_to_preview?: ReplyPreview;
   /** How many replies it has; absent while none. */
   reply_count?: number;
+  /** A file message's file (message_type 'file'). */
+  file?: MessageFile;
+  /** A system line's change (message_type 'system'): shown as a line of its own, never as markdown. */
+  system?: SystemLine;
 }
 
 /**
@@ -296,4 +305,9 @@ export interface AppConfig {
   public_domain: string;
   /** Domain of chat and personal inbox addresses (confab-server's CONFAB_MAIL_DOMAIN); a compatible addition. */
   mail_domain?: string;
+  /**
+   * Image extensions this server's operator added to the upload allow-list ('.png', …;
+   * CONFAB_UPLOAD_EXTENSIONS); absent or [] when none. A compatible addition.
+   */
+  upload_extensions?: string[];
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { constants, isImageExtension, uploadExtensions } from '@confab/client/rules';
 import type { HostedAgentHandler } from './agents/transports/inProcess';
 import { logFormats, logLevels, type LogFormat, type LogLevel } from './http/logging';
 
@@ -59,6 +60,12 @@ export interface ServerOptions {
    * past it uploads answer 429 until the hour is over. A bound on how fast a disk can be filled.
    */
   uploadMegabytesPerUserPerHour?: number;
+  /**
+   * Image types added to the upload allow-list (env CONFAB_UPLOAD_EXTENSIONS, comma separated,
+   * e.g. 'png,jpg,jpeg,gif,webp'). Default none. Only the raster types of `constants.upload.imageExtensions`
+   * may be added (others stop the start with an error; SVG never); extensions already allowed are ignored.
+   */
+  uploadExtensions?: string[];
   /**
    * A request whose body makes no progress for this long loses its connection, and a partial
    * upload is removed (env CONFAB_BODY_TIMEOUT_SECONDS). Default 30 000 ms. Slow but steady bodies
@@ -185,6 +192,8 @@ export interface ServerConfig {
   wsFramesPerSecond: number;
   temporaryAccountsPerIpPerHour: number;
   uploadMegabytesPerUserPerHour: number;
+  /** The image extensions added to the upload allow-list, each with its dot ('.png'). */
+  uploadExtensions: string[];
   bodyTimeoutMs: number;
   signupsPerIpPerHour: number;
   messagesPerUserPerSecond: number;
@@ -302,6 +311,7 @@ export function optionsFromEnvironment(
     uploadMegabytesPerUserPerHour:
       environment['CONFAB_UPLOAD_MB_PER_USER_PER_HOUR'] === undefined ? undefined : Number(environment['CONFAB_UPLOAD_MB_PER_USER_PER_HOUR']),
     bodyTimeoutMs: secondsToMilliseconds(numberOrUndefined(environment['CONFAB_BODY_TIMEOUT_SECONDS'])),
+    uploadExtensions: environment['CONFAB_UPLOAD_EXTENSIONS']?.split(','),
     signupsPerIpPerHour: numberOrUndefined(environment['CONFAB_SIGNUPS_PER_IP_PER_HOUR']),
     messagesPerUserPerSecond: numberOrUndefined(environment['CONFAB_MESSAGES_PER_USER_PER_SECOND']),
     invitationsPerUserPerHour: numberOrUndefined(environment['CONFAB_INVITATIONS_PER_USER_PER_HOUR']),
@@ -389,6 +399,25 @@ function oneOf<T extends string>(name: string, text: string | undefined, allowed
   return value as T;
 }
 
+/**
+ * CONFAB_UPLOAD_EXTENSIONS as extensions with their dot. Only known-safe raster images may be
+ * added (their content is checked by signature and a browser shows them without running anything);
+ * anything else stops the start with a message saying what may be listed.
+ */
+function addedUploadExtensions(listed: readonly string[]): string[] {
+  const added = new Set<string>();
+  for (const entry of listed) {
+    const extension = entry.trim().toLowerCase().replace(/^\.*/, '');
+    if (extension === '' || uploadExtensions.includes(`.${extension}`)) continue;
+    if (!isImageExtension(`.${extension}`)) {
+      const allowed = constants.upload.imageExtensions.map((image) => image.slice(1)).join(', ');
+      throw new Error(`CONFAB_UPLOAD_EXTENSIONS may add only these image types: ${allowed} (got '${entry.trim()}')`);
+    }
+    added.add(`.${extension}`);
+  }
+  return [...added];
+}
+
 /** Resolves options into a full config, creating the data directory and secret if needed. */
 export function resolveConfig(options: ServerOptions = {}): ServerConfig {
   const dataDir = resolve(options.dataDir ?? './data');
@@ -416,6 +445,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     temporaryAccountsPerIpPerHour: Math.floor(positiveOr(options.temporaryAccountsPerIpPerHour, defaultTemporaryAccountsPerIpPerHour)),
     uploadMegabytesPerUserPerHour: positiveOr(options.uploadMegabytesPerUserPerHour, defaultUploadMegabytesPerUserPerHour),
     bodyTimeoutMs: positiveOr(options.bodyTimeoutMs, defaultBodyTimeoutMs),
+    uploadExtensions: addedUploadExtensions(options.uploadExtensions ?? []),
     signupsPerIpPerHour: Math.floor(positiveOr(options.signupsPerIpPerHour, defaultSignupsPerIpPerHour)),
     messagesPerUserPerSecond: positiveOr(options.messagesPerUserPerSecond, defaultMessagesPerUserPerSecond),
     invitationsPerUserPerHour: Math.floor(positiveOr(options.invitationsPerUserPerHour, defaultInvitationsPerUserPerHour)),

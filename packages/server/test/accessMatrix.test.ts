@@ -23,6 +23,9 @@ interface World {
   messageId: string;
   /** A file the participant uploaded to the chat. */
   file: { id: string; file: string };
+  /** The file message that upload posted, and a system line (the chat admin renamed the chat). */
+  fileMessageId: string;
+  systemLineId: string;
 }
 
 function tokenOf(world: World, role: Role): string | undefined {
@@ -691,6 +694,32 @@ const cases: Case[] = [
       return call(world, role, 'GET', `/api/drops/chat/${world.chatId}`);
     },
   },
+  // File messages and system lines (docs/CONTRACTS.md): read like messages, written by the server only.
+  {
+    route: 'GET messages/{file message}',
+    expected: { guest: 404, participant: 200, chatAdmin: 200, outsider: 404, serverAdmin: 404 },
+    call: async (world, role) => call(world, role, 'GET', `/api/collections/messages/records/${world.fileMessageId}`),
+  },
+  ...(['file message', 'system line'] as const).flatMap((kind): Case[] => [
+    {
+      route: `PATCH messages/{${kind}}`,
+      expected: all(404),
+      call: async (world, role) => {
+        const id = kind === 'file message' ? world.fileMessageId : world.systemLineId;
+        const before = await singleValue(world, 'select content_encrypted from messages where id = $1', [id]);
+        const response = await call(world, role, 'PATCH', `/api/collections/messages/records/${id}`, { content: `rewritten by ${role}` });
+        return { status: response.status, verify: async () => expect(await singleValue(world, 'select content_encrypted from messages where id = $1', [id])).toBe(before) };
+      },
+    },
+  ]),
+  {
+    route: 'DELETE messages/{system line}',
+    expected: all(404),
+    call: async (world, role) => {
+      const response = await call(world, role, 'DELETE', `/api/collections/messages/records/${world.systemLineId}`);
+      return { status: response.status, verify: async () => expect(await singleValue(world, 'select deleted_at from messages where id = $1', [world.systemLineId])).toBeNull() };
+    },
+  },
   ...(['POST', 'DELETE'] as const).map((method): Case => ({
     route: `${method} follow/{chat with drops}`,
     expected: { ...all(200), guest: 401 },
@@ -717,6 +746,9 @@ describe.each(variants)('access matrix ($name)', (variant) => {
     const uploaded = await uploadAs(world, 'participant', 'shared.txt');
     expect(uploaded.status).toBe(200);
     world.file = uploaded.body as { id: string; file: string };
+    world.fileMessageId = String(await singleValue(world, "select id from messages where file = $1 and message_type = 'file'", [world.file.id]));
+    await chatAdmin.pb.collection('chats').update(world.chatId, { name: 'Matrix' });
+    world.systemLineId = String(await singleValue(world, "select id from messages where chat = $1 and message_type = 'system'", [world.chatId]));
   });
 
   afterAll(async () => {

@@ -109,7 +109,11 @@ describe('preloading a route against @confab/server', () => {
     await client.messages.open(chat.id);
 
     expect(client.store.getState().currentChat?.name).toBe('Not yet joined');
-    expect(client.store.getState().messages.map((message) => message.content)).toEqual(['before the guest']);
+    // Then the system line of the guest's addition (docs/CONTRACTS.md, File messages and system lines).
+    expect(client.store.getState().messages.map((message) => [message.message_type, message.system?.kind ?? message.content])).toEqual([
+      ['regular', 'before the guest'],
+      ['system', 'added'],
+    ]);
     expect(requests.count(`/api/collections/chats/records/${chat.id}`)).toBe(2);
     client.logout();
     owner.logout();

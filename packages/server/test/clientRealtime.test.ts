@@ -56,8 +56,8 @@ describe('client against @confab/server', () => {
   it('sends a message optimistically and both members receive it live, in order', async () => {
     const alice = await signedUp('alice_it');
     const bob = await signedUp('bob_it');
-    const chat = await alice.chats.create({ name: 'Integration' });
-    await alice.chats.addParticipant(chat.id, bob.requireUser().id);
+    // Bob from the start: adding him later writes a system line first (docs/CONTRACTS.md, File messages and system lines).
+    const chat = await alice.pb.collection('chats').create({ name: 'Integration', participants: [bob.requireUser().id] });
     await alice.messages.open(chat.id);
     await bob.messages.open(chat.id);
     // No wait for bob's join: it resumes from after_seq 0, so a message sent first is replayed.
@@ -83,8 +83,8 @@ describe('client against @confab/server', () => {
   it('after missing more than 500 messages a resume replays 500 and pages the rest: the full log, in order, once', async () => {
     const alice = await signedUp('alice_gap');
     const bob = await signedUp('bob_gap', { reconnectBaseDelayMs: 200 });
-    const chat = await alice.chats.create({ name: 'Busy while away' });
-    await alice.chats.addParticipant(chat.id, bob.requireUser().id);
+    // Bob from the start: adding him later writes a system line first (docs/CONTRACTS.md, File messages and system lines).
+    const chat = await alice.pb.collection('chats').create({ name: 'Busy while away', participants: [bob.requireUser().id] });
     await bob.messages.open(chat.id);
     alice.messages.send(chat.id, 'before the cut');
     await waitUntil(() => bob.store.getState().messages.length === 1, 'bob to have the first message', 10_000);
@@ -120,8 +120,8 @@ describe('client against @confab/server', () => {
   it('edits and deletions reach the other member live, and one who was away finds them after reconnecting', async () => {
     const alice = await signedUp('alice_edit');
     const bob = await signedUp('bob_edit', { reconnectBaseDelayMs: 200 });
-    const chat = await alice.chats.create({ name: 'Edits' });
-    await alice.chats.addParticipant(chat.id, bob.requireUser().id);
+    // Bob from the start: adding him later writes a system line first (docs/CONTRACTS.md, File messages and system lines).
+    const chat = await alice.pb.collection('chats').create({ name: 'Edits', participants: [bob.requireUser().id] });
     await alice.messages.open(chat.id);
     await bob.messages.open(chat.id);
     for (const content of ['Lunch at 12?', 'Never mind', 'Third']) alice.messages.send(chat.id, content);

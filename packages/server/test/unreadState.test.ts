@@ -60,14 +60,16 @@ describe.each(variants)('unread state ($name)', (variant) => {
     const chat = await createChat(ann, { name: 'History' });
     for (const text of ['one', 'two', 'three']) await postMessage(ann, chat.id, text);
     await ann.pb.collection('chats').update(chat.id, { 'participants+': bob.record.id });
-    expect(await stateIn(bob, chat.id)).toEqual({ last_read_seq: 3, unread_count: 0, mention_count: 0, muted: false });
+    // Seq 4 is the system line 'added' (docs/CONTRACTS.md, File messages and system lines): read, as it badges nobody caught up.
+    expect(await stateIn(bob, chat.id)).toEqual({ last_read_seq: 4, unread_count: 0, mention_count: 0, muted: false });
     // Someone who leaves and comes back starts over at the newest message, not where they left off.
     await postMessage(ann, chat.id, 'four');
-    expect(await stateIn(bob, chat.id)).toMatchObject({ last_read_seq: 3, unread_count: 1 });
+    expect(await stateIn(bob, chat.id)).toMatchObject({ last_read_seq: 4, unread_count: 1 });
     await ann.pb.collection('chats').update(chat.id, { 'participants-': bob.record.id });
     for (const text of ['five', 'six']) await postMessage(ann, chat.id, text);
     await ann.pb.collection('chats').update(chat.id, { 'participants+': bob.record.id });
-    expect(await stateIn(bob, chat.id)).toEqual({ last_read_seq: 6, unread_count: 0, mention_count: 0, muted: false });
+    // Seq 6 'removed', 7 and 8 the messages, 9 'added' again.
+    expect(await stateIn(bob, chat.id)).toEqual({ last_read_seq: 9, unread_count: 0, mention_count: 0, muted: false });
   });
 
   it("counts others' messages and mentions of me, never my own, and tells my sessions live", async () => {

@@ -102,6 +102,12 @@ export const LazyReactionPicker = lazyPart(
   () => import('../components/Reactions/ReactionPicker'),
   (module) => module.ReactionPicker,
 );
+
+export const LazyFileMessageCard = lazyPart(
+  () => import('../components/FileMessageCard/FileMessageCard'),
+  (module) => module.FileMessageCard,
+);
+
 export const LazyMessageActionPanel = lazyPart(
   () => import('../components/Message/MessageActionPanel'),
   (module) => module.MessageActionPanel,

@@ -158,6 +158,7 @@ export class ConfabClient {
       baseUrl: () => this.baseUrl,
       currentUser,
       xmlHttpRequest: () => uploadXMLHttpRequest(options),
+      addedUploadExtensions: async () => (await this.loadConfig()).upload_extensions ?? [],
     });
     this.agents = new AgentsService({ request, store: this.store, realtime: this.realtime });
     this.drops = new DropsService({ request, realtime: this.realtime, session: this.store });

@@ -1,4 +1,5 @@
 import type { AppConfig } from '../types';
+import { isImageExtension } from '../validation/upload';
 
 /**
  * Config derived from the host when GET /api/config fails (docs/PRODUCT.md §7): the API on the same
@@ -19,17 +20,20 @@ export function deriveConfigFromHost(baseUrl: string): AppConfig {
 export function mergeConfig(served: unknown, fallback: AppConfig): AppConfig {
   if (typeof served !== 'object' || served === null) return fallback;
   const values = served as Record<string, unknown>;
-  const pick = (key: Exclude<keyof AppConfig, 'mail_domain'>): string => {
+  const pick = (key: Exclude<keyof AppConfig, 'mail_domain' | 'upload_extensions'>): string => {
     const value = values[key];
     return typeof value === 'string' && value !== '' ? value : fallback[key];
   };
   const mailDomain = values['mail_domain'];
+  const added = values['upload_extensions'];
+  const uploadExtensions = Array.isArray(added) ? added.filter((extension): extension is string => typeof extension === 'string' && isImageExtension(extension)) : [];
   return {
     api_base_url: pick('api_base_url'),
     websocket_url: pick('websocket_url'),
     environment: pick('environment'),
     public_domain: pick('public_domain'),
     ...(typeof mailDomain === 'string' && mailDomain.trim() !== '' ? { mail_domain: mailDomain.trim() } : {}),
+    ...(uploadExtensions.length > 0 ? { upload_extensions: uploadExtensions } : {}),
   };
 }
 

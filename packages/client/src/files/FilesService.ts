@@ -27,6 +27,11 @@ export interface FilesServiceDependencies {
   xmlHttpRequest: () => typeof XMLHttpRequest | null;
   /** The clock of the file-token cache; Date.now by default. */
   now?: () => number;
+  /**
+   * The image extensions the server added to its upload allow-list (its config's
+   * `upload_extensions`); none when absent. Asked at each upload.
+   */
+  addedUploadExtensions?: () => Promise<readonly string[]>;
 }
 
 export interface UploadOptions {
@@ -87,7 +92,7 @@ export class FilesService {
    * server's message.
    */
   async upload(chatId: string, file: Blob & { name: string }, options: UploadOptions = {}): Promise<ChatFile> {
-    const problem = validateUpload(file);
+    const problem = validateUpload(file, (await this.dependencies.addedUploadExtensions?.()) ?? []);
     if (problem !== null) throw new ConfabError(problem, 400);
     const user = this.dependencies.currentUser();
     const body = new FormData();

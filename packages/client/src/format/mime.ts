@@ -28,3 +28,15 @@ export function mimeFromExtension(fileNameOrExtension: string): string {
   const extension = lowered.includes('.') ? lowered.slice(lowered.lastIndexOf('.') + 1) : lowered;
   return Object.hasOwn(mimeTypes, extension) ? mimeTypes[extension as keyof typeof mimeTypes] : defaultMimeType;
 }
+
+/**
+ * The raster image types a server's operator may allow (docs/CONTRACTS.md, File messages and
+ * system lines), kept apart from `mimeTypes` so apps that never see them do not carry them.
+ */
+export const imageMimeTypes = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp' } as const;
+
+/** An image's mime type by its extension ('.png'), or undefined for anything else. */
+export function imageMimeType(extension: string): string | undefined {
+  const lowered = extension.toLowerCase();
+  return Object.hasOwn(imageMimeTypes, lowered) ? imageMimeTypes[lowered as keyof typeof imageMimeTypes] : undefined;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ClientMessage } from '../types';
-import { contiguousSeq, mergeMessages, oldestSeq, updateUnconfirmed } from './mergeMessages';
+import { changeMessages, contiguousSeq, mergeMessages, oldestSeq, updateUnconfirmed } from './mergeMessages';
 
 function message(seq: number | null, overrides: Partial<ClientMessage> = {}): ClientMessage {
   return {
@@ -58,5 +58,15 @@ describe('helpers', () => {
     expect(oldestSeq([message(null)])).toBeNull();
     expect(contiguousSeq([message(1), message(2), message(3), message(5)], 1)).toBe(3);
     expect(contiguousSeq([message(4)], 2)).toBe(2);
+  });
+});
+
+describe('changeMessages and file messages', () => {
+  it("marks a card's file deleted though no time of the message moved, once", () => {
+    const file = { file_id: 'f1', name: 'sales.csv', file: 'sales_abcdefghij.csv', type: 'text/csv', size: 22 };
+    const current = [message(1, { message_type: 'file', content: 'shared sales.csv', file })];
+    const changed = changeMessages(current, [message(1, { message_type: 'file', content: 'shared sales.csv', file: { ...file, deleted: true } })]);
+    expect(changed[0]?.file).toEqual({ ...file, deleted: true });
+    expect(changeMessages(changed, [message(1, { message_type: 'file', content: 'shared sales.csv', file })])).toBe(changed);
   });
 });

@@ -64,11 +64,13 @@ export function changeMessages(current: ClientMessage[], changed: ClientMessage[
     // A new reply moves the count without changing the text (counts only grow).
     const replyCount = Math.max(held.reply_count ?? 0, incoming.reply_count ?? 0);
     const countMoved = replyCount !== (held.reply_count ?? 0);
-    if (!newerContent && !newerReactions && !countMoved) return;
+    // A file message's file deleted since: final, like a deletion (it moves no time of the message).
+    const fileGone = incoming.file?.deleted === true && held.file?.deleted !== true;
+    if (!newerContent && !newerReactions && !countMoved && !fileGone) return;
     next ??= [...current];
     // The held message keeps what only the client knows (its client_id, a stream it completed).
     const content = newerContent ? { content: incoming.content, ...pick(incoming, 'edited_at'), ...pick(incoming, 'deleted_at') } : {};
-    const updated = { ...held, ...content, ...(countMoved ? { reply_count: replyCount } : {}) };
+    const updated = { ...held, ...content, ...(countMoved ? { reply_count: replyCount } : {}), ...(fileGone ? { file: incoming.file } : {}) };
     next[index] = newerReactions ? withReactions(updated, incoming.reactions ?? [], incoming.reactions_version ?? 0) : updated;
   });
   return quoteOf === undefined ? (next ?? current) : refreshQuotes(next ?? current, changed, quoteOf);

@@ -31,6 +31,8 @@ export function messageFromRecord(record: MessageRecord): ClientMessage {
   if (record.reply_to !== undefined && record.reply_to !== '') message.reply_to = record.reply_to;
   if (record.reply_to_preview !== undefined) message.reply_to_preview = record.reply_to_preview;
   if (typeof record.reply_count === 'number' && record.reply_count > 0) message.reply_count = record.reply_count;
+  if (record.file !== undefined && record.file !== null) message.file = record.file;
+  if (record.system !== undefined && record.system !== null) message.system = record.system;
   return message;
 }
 

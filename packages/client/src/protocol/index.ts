@@ -14,12 +14,15 @@ import type { DropPublishedFrame } from './drops';
 import type { PresenceFrame, TypingFrame, TypingNoticeFrame } from './presence';
 import type { NotifyLevel } from './notifications';
 import type { AddReactionFrame, ReactionsChangedFrame, ReactionSummary, RemoveReactionFrame } from './reactions';
+import type { MessageFile, SystemLine } from './announcements';
 
 export type * from './agents';
 export { agentLimits, agentNoticeTexts, apiKeyPrefix } from './agents';
 export type * from './drops';
 export type * from './presence';
 export { typingLimits } from './presence';
+export type { MessageFile, SystemLine, SystemLineKind, SystemLinePerson } from './announcements';
+export { systemLineKinds } from './announcements';
 export type { ChartMessage } from './charts';
 export { chartLimits } from './charts';
 export { dropLimits, reservedDropSlugs } from './drops';
@@ -38,7 +41,7 @@ export interface WireMessage {
   content: string;
   /** ISO 8601 / PocketBase datetime of creation. */
   created_at: string;
-  message_type: 'regular' | 'email' | 'search' | (string & {});
+  message_type: 'regular' | 'email' | 'search' | 'file' | 'system' | (string & {});
   /** Per-chat sequence number (1, 2, 3 … without gaps) assigned by the server: the order of a chat. */
   seq: number;
   /** True when the author is an agent. */
@@ -60,6 +63,10 @@ export interface WireMessage {
   reply_to_preview?: ReplyPreview;
   /** How many replies this message has; absent while it has none. */
   reply_count?: number;
+  /** A file message's file (message_type 'file'); `deleted` once the file is gone. */
+  file?: MessageFile;
+  /** A system line's structured change (message_type 'system'). */
+  system?: SystemLine;
 }
 
 /** The compact quote a reply shows of its original: who wrote it and its first line. */

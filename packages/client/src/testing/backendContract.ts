@@ -82,15 +82,12 @@ export function backendContract(name: string, makeBackend: () => Promise<Contrac
 
     const notFound = { status: 404, body: { status: 404, message: "The requested resource wasn't found.", data: {} } };
 
+    /** A chat of `owner` with `members` from the start (members added later would get system lines). */
     async function chatOf(owner: Person, chatName: string, members: Person[] = []): Promise<string> {
-      const created = await api('POST', '/api/collections/chats/records', { as: owner, json: { name: chatName } });
+      const participants = members.map((member) => member.id);
+      const created = await api('POST', '/api/collections/chats/records', { as: owner, json: { name: chatName, ...(participants.length > 0 ? { participants } : {}) } });
       expect(created.status).toBe(200);
-      const id = String(created.body['id']);
-      if (members.length > 0) {
-        const added = await api('PATCH', `/api/collections/chats/records/${id}`, { as: owner, json: { 'participants+': members.map((member) => member.id) } });
-        expect(added.status).toBe(200);
-      }
-      return id;
+      return String(created.body['id']);
     }
 
     describe('accounts', () => {
@@ -620,6 +617,61 @@ export function backendContract(name: string, makeBackend: () => Promise<Contrac
         const refused = await upload(ann, chatId, new File(['MZ'], 'setup.exe'));
         expect(refused.status).toBe(400);
         expect(refused.body).toMatchObject({ message: messages.unsupportedFileFormat('.exe'), data: { file: { code: 'validation_invalid_file_type' } } });
+      });
+    });
+
+    describe('file messages and system lines', () => {
+      const messagesOf = async (as: Person, chatId: string) =>
+        (await api('GET', `/api/collections/messages/records?sort=seq&filter=${encodeURIComponent(`chat = "${chatId}"`)}`, { as })).body['items'] as Array<Record<string, unknown>>;
+
+      it('posts a file message for an upload and marks it when the file is deleted', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Shared files', [bob]);
+        const form = new FormData();
+        form.append('chat', chatId);
+        form.append('file', new File(['region,total\n'], 'sales.csv', { type: 'text/csv' }));
+        const uploaded = await api('POST', '/api/collections/files/records', { as: ann, form });
+        const fileId = String(uploaded.body['id']);
+        const [card] = await messagesOf(bob, chatId);
+        expect(card).toMatchObject({
+          author: ann.id,
+          message_type: 'file',
+          content: 'shared sales.csv',
+          seq: 1,
+          file: { file_id: fileId, name: 'sales.csv', file: uploaded.body['file'], type: 'text/csv', size: 13 },
+          system: null,
+        });
+        expect((await api('GET', `/api/collections/chats/records/${chatId}`, { as: bob })).body).toMatchObject({ unread_count: 1 });
+        expect(await api('PATCH', `/api/collections/messages/records/${String(card?.['id'])}`, { as: ann, json: { content: 'changed' } })).toEqual(notFound);
+
+        expect((await api('DELETE', `/api/collections/files/records/${fileId}`, { as: ann })).status).toBe(204);
+        const [marked] = await messagesOf(bob, chatId);
+        expect(marked).toMatchObject({ id: card?.['id'], file: { file_id: fileId, deleted: true } });
+        expect(String(marked?.['updated']) > String(card?.['updated'])).toBe(true);
+      });
+
+      it('writes system lines for an addition and a rename, badging nobody caught up; nobody changes them', async () => {
+        const ann = await signUp('ann');
+        const bob = await signUp('bob');
+        const chatId = await chatOf(ann, 'Plans');
+        await api('POST', '/api/invite-to-chat', { as: ann, json: { chat_id: chatId, username: bob.username } });
+        expect((await api('PATCH', `/api/collections/chats/records/${chatId}`, { as: ann, json: { name: 'Q3 plans' } })).status).toBe(200);
+        const lines = await messagesOf(bob, chatId);
+        expect(lines.map((line) => [line['seq'], line['message_type'], line['content'], line['author']])).toEqual([
+          [1, 'system', `${ann.username} added ${bob.username}`, ann.id],
+          [2, 'system', `${ann.username} renamed the chat to Q3 plans`, ann.id],
+        ]);
+        expect(lines[0]?.['system']).toEqual({ kind: 'added', actor: { id: ann.id, name: ann.username }, subject: { id: bob.id, name: bob.username } });
+        expect(lines[1]?.['system']).toEqual({ kind: 'renamed', actor: { id: ann.id, name: ann.username }, name: 'Q3 plans' });
+        for (const person of [ann, bob]) {
+          expect((await api('GET', `/api/collections/chats/records/${chatId}`, { as: person })).body).toMatchObject({ last_seq: 2, unread_count: 0 });
+        }
+        const path = `/api/collections/messages/records/${String(lines[0]?.['id'])}`;
+        expect(await api('PATCH', path, { as: ann, json: { content: 'nothing happened' } })).toEqual(notFound);
+        expect(await api('DELETE', path, { as: ann })).toEqual(notFound);
+        const forged = await api('POST', '/api/collections/messages/records', { as: ann, json: { chat: chatId, content: 'bob left', message_type: 'system' } });
+        expect(forged.status).toBe(400);
       });
     });
 

@@ -7,7 +7,8 @@
  * rules (docs/STYLE.md, One fake, held to the real thing): those are tested on the real server.
  */
 import type { ChatFile } from '../files/chatFile';
-import type { AgentView, ChatReadState, WireDrop } from '../protocol';
+import type { AgentView, ChatReadState, MessageFile, SystemLine, WireDrop } from '../protocol';
+import { announceUpdate } from './fakeAnnouncements';
 import type { AgentPermissions } from '../types';
 import { buildFakeAgent, createAgentRoutes, type FakeAgentInput } from './fakeAgents';
 import { buildFakeDrop, createDropRoutes, dropSeenBy, type FakeDropInput, type FakeDropsData } from './fakeDrops';
@@ -79,12 +80,16 @@ export interface FakeMessage {
   /** Reactions, oldest first (fakeReactions.ts). */
   reactions?: FakeReaction[];
   reactions_version?: number;
-  /** Set by a reaction change; otherwise the latest of created, edited_at and deleted_at. */
+  /** Set by a reaction change or the server's own change (a file message whose file was deleted); otherwise the latest of created, edited_at and deleted_at. */
   updated?: string;
   /** The thread's original it replies to (docs/CONTRACTS.md, Replies). */
   reply_to?: string;
   /** Set with each reply: when its reply count last moved. */
   replied_at?: string;
+  /** A file message's file (fakeAnnouncements.ts). */
+  file?: MessageFile;
+  /** A system line's change (fakeAnnouncements.ts). */
+  system?: SystemLine;
 }
 
 export type FakeRoute = (request: Request, body: Record<string, unknown>) => Response | Promise<Response>;
@@ -252,8 +257,8 @@ export function createFakeBackend(options: { users?: Array<Omit<FakeUser, 'id'> 
   };
 
   const records = createRecordRoutes({ users, chats, messages });
-  const fileRoutes = createFileRoutes({ users, chats, files, deleteOutcomes, fileTokens });
-  const invitationRoutes = createInvitationRoutes({ users, chats, invitations });
+  const fileRoutes = createFileRoutes({ users, chats, messages, files, deleteOutcomes, fileTokens });
+  const invitationRoutes = createInvitationRoutes({ users, chats, messages, invitations });
   const agentRoutes = createAgentRoutes({ agents, agentKeys });
   const dropRoutes = createDropRoutes(dropData, chats);
   const presenceRoutes = createPresenceRoutes({ users, chats, online });
@@ -452,6 +457,8 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
       reply_to: message.reply_to ?? '',
       ...(preview === undefined ? {} : { reply_to_preview: preview }),
       reply_count: data.messages.filter((candidate) => candidate.reply_to === message.id).length,
+      file: message.deleted_at === undefined ? (message.file ?? null) : null,
+      system: message.deleted_at === undefined ? (message.system ?? null) : null,
       // The latest change: creation, an edit, a deletion, a reaction (`updated`) or a new reply.
       updated: [message.created, message.edited_at, message.deleted_at, message.updated, repliedAt].filter((at): at is string => at !== undefined).sort().at(-1) ?? message.created,
       expand: expand.includes('author') ? { author: userJson(message.author) } : {},
@@ -542,7 +549,7 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
           name,
           description: cleanText(body['description']),
           creator: caller,
-          participants: [caller],
+          participants: [...new Set([caller, ...(Array.isArray(body['participants']) ? (body['participants'] as unknown[]).map(String) : [])])],
           admins: [caller],
           email_address: `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 24) || 'chat'}-x1y2z3`,
           agent_permissions: null,
@@ -550,8 +557,10 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
           auto_route_agent: '',
           created: now(),
           updated: now(),
-          last_read: { [caller]: 0 },
+          last_read: {},
         };
+        // Everyone starts reading the new chat at its beginning.
+        created.last_read = Object.fromEntries(created.participants.map((member) => [member, 0]));
         data.chats.push(created);
         return json(200, chatJson(created, expand, caller));
       }
@@ -562,6 +571,7 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
         return new Response(null, { status: 204 });
       }
       if (request.method === 'PATCH') {
+        const before = { name: chat.name, participants: [...chat.participants] };
         if (typeof body['name'] === 'string') chat.name = cleanText(body['name']);
         if (typeof body['description'] === 'string') chat.description = cleanText(body['description']);
         // A removed participant loses admin rights with it; a promoted user joins the chat.
@@ -576,6 +586,7 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
         if (typeof body['auto_route_enabled'] === 'boolean') chat.auto_route_enabled = body['auto_route_enabled'];
         if (typeof body['auto_route_agent'] === 'string') chat.auto_route_agent = body['auto_route_agent'];
         chat.updated = now();
+        announceUpdate(data, chat, caller, before);
         return json(200, chatJson(chat, expand, caller));
       }
       return null;
@@ -642,6 +653,8 @@ function createRecordRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messag
     const target = data.messages.find((message) => message.id === id && message.deleted_at === undefined);
     const chat = data.chats.find((candidate) => candidate.id === target?.chat && candidate.participants.includes(caller));
     if (target === undefined || chat === undefined) return notFound();
+    // What the server wrote itself stays as written; a system line stays altogether.
+    if (target.message_type === 'system' || (target.message_type === 'file' && request.method === 'PATCH')) return notFound();
     if (request.method === 'DELETE') {
       if (target.author !== caller && !chat.admins.includes(caller)) return notFound();
       target.deleted_at = now();

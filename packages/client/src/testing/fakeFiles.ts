@@ -1,6 +1,7 @@
 import type { ChatFile } from '../files/chatFile';
 import { fileExtension, isAllowedUpload, messages, mimeFromExtension } from '../rules';
-import type { FakeChat, FakeUser } from './fakeBackend';
+import type { FakeChat, FakeMessage, FakeUser } from './fakeBackend';
+import { announceFile, announceFileDeleted } from './fakeAnnouncements';
 import { callerId, collectionIds, errorResponse, json, nextRecordId, stamp } from './fakeHttp';
 
 /*
@@ -11,6 +12,8 @@ import { callerId, collectionIds, errorResponse, json, nextRecordId, stamp } fro
 export interface FakeFilesData {
   users: FakeUser[];
   chats: FakeChat[];
+  /** The chats' messages: an upload posts a file message there. */
+  messages: FakeMessage[];
   files: ChatFile[];
   /** DELETE of one of these ids answers this status (e.g. 404 or 500) instead of the normal rule. */
   deleteOutcomes: Map<string, number>;
@@ -91,6 +94,7 @@ export function createFileRoutes(data: FakeFilesData) {
       }
       const record = buildFileRecord({ chat, uploaded_by: caller, original_name: name, size: part.size, description: String(body['description'] ?? '') });
       data.files.push(record);
+      announceFile(data, record);
       return json(200, record);
     }
     if (request.method === 'DELETE' && id !== undefined) {
@@ -101,6 +105,7 @@ export function createFileRoutes(data: FakeFilesData) {
         return errorResponse(404, "The requested resource wasn't found.");
       }
       data.files.splice(index, 1);
+      announceFileDeleted(data, id);
       return new Response(null, { status: 204 });
     }
     return null;

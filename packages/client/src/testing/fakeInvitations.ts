@@ -1,5 +1,6 @@
 import type { PendingInvitation } from '../protocol';
-import type { FakeChat, FakeUser } from './fakeBackend';
+import { announceChange } from './fakeAnnouncements';
+import type { FakeChat, FakeMessage, FakeUser } from './fakeBackend';
 import { callerId, errorResponse, json, nextRecordId, stamp } from './fakeHttp';
 
 /*
@@ -28,7 +29,7 @@ export function buildFakeInvitation(input: FakeInvitationInput): FakeInvitation 
   };
 }
 
-export function createInvitationRoutes(data: { users: FakeUser[]; chats: FakeChat[]; invitations: FakeInvitation[] }) {
+export function createInvitationRoutes(data: { users: FakeUser[]; chats: FakeChat[]; messages: FakeMessage[]; invitations: FakeInvitation[] }) {
   const publicView = ({ invitee: _invitee, ...invitation }: FakeInvitation): PendingInvitation => invitation;
 
   /** POST /api/invite-to-chat: by e-mail a pending invitation for the user with that address, by username straight in. */
@@ -40,7 +41,10 @@ export function createInvitationRoutes(data: { users: FakeUser[]; chats: FakeCha
     if (email === '') {
       const user = data.users.find((candidate) => candidate.username === String(body['username'] ?? '').trim());
       if (user === undefined) return errorResponse(404, 'User not found');
-      if (!chat.participants.includes(user.id)) chat.participants.push(user.id);
+      if (!chat.participants.includes(user.id)) {
+        chat.participants.push(user.id);
+        announceChange(data, chat, caller, { kind: 'added', subject: { id: user.id, name: user.name || user.username } });
+      }
       return json(200, { success: true, status: 'added', chat_id: chat.id, user: { id: user.id, username: user.username, name: user.name } });
     }
     const invitee = data.users.find((candidate) => candidate.email.toLowerCase() === email);
@@ -69,6 +73,7 @@ export function createInvitationRoutes(data: { users: FakeUser[]; chats: FakeCha
       if (chat === undefined) return errorResponse(404, 'Chat not found');
       chat.participants = chat.participants.filter((id) => id !== caller);
       chat.admins = chat.admins.filter((id) => id !== caller);
+      announceChange(data, chat, caller, { kind: 'left' });
       return new Response(null, { status: 204 });
     }
     if (mine === null) return null;
@@ -82,7 +87,10 @@ export function createInvitationRoutes(data: { users: FakeUser[]; chats: FakeCha
     data.invitations.splice(data.invitations.indexOf(invitation), 1);
     if (action === 'decline') return new Response(null, { status: 204 });
     const chat = data.chats.find((candidate) => candidate.id === invitation.chat.id);
-    if (chat !== undefined && !chat.participants.includes(caller)) chat.participants.push(caller);
+    if (chat !== undefined && !chat.participants.includes(caller)) {
+      chat.participants.push(caller);
+      announceChange(data, chat, caller, { kind: 'joined_via_invitation' });
+    }
     return json(200, { chat_id: invitation.chat.id });
   };
 }

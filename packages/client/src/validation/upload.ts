@@ -14,8 +14,18 @@ export function fileExtension(fileName: string): string {
  */
 export const uploadExtensions: readonly string[] = [...constants.upload.allowedExtensions, ...constants.upload.audioExtensions];
 
-export function isAllowedUpload(fileName: string): boolean {
-  return uploadExtensions.includes(fileExtension(fileName));
+/**
+ * Whether the name's extension may be uploaded: the default list, plus the image types a server
+ * added (`extraExtensions`, its config's `upload_extensions`).
+ */
+export function isAllowedUpload(fileName: string, extraExtensions: readonly string[] = []): boolean {
+  const extension = fileExtension(fileName);
+  return uploadExtensions.includes(extension) || (extraExtensions.includes(extension) && isImageExtension(extension));
+}
+
+/** One of the raster image types a server may allow (never SVG). */
+export function isImageExtension(extension: string): boolean {
+  return (constants.upload.imageExtensions as readonly string[]).includes(extension.toLowerCase());
 }
 
 /** Audio files get a preview player (docs/PRODUCT.md §5: mp3, wav, ogg, m4a, flac). */
@@ -23,9 +33,12 @@ export function isAudioFile(fileName: string): boolean {
   return (constants.upload.audioExtensions as readonly string[]).includes(fileExtension(fileName));
 }
 
-/** Checks one file before upload: extension allow-list (documents and audio), then the 100 MB limit. */
-export function validateUpload(file: { name: string; size: number }): string | null {
-  if (!isAllowedUpload(file.name)) return messages.unsupportedFileFormat(fileExtension(file.name) || file.name);
+/**
+ * Checks one file before upload: extension allow-list (documents and audio, and the server's
+ * `extraExtensions` images), then the 100 MB limit.
+ */
+export function validateUpload(file: { name: string; size: number }, extraExtensions: readonly string[] = []): string | null {
+  if (!isAllowedUpload(file.name, extraExtensions)) return messages.unsupportedFileFormat(fileExtension(file.name) || file.name);
   if (file.size > constants.upload.maxSizeBytes) return messages.fileTooLarge(file.name);
   return null;
 }

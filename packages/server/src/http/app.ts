@@ -37,7 +37,7 @@ export async function buildApp(config: ServerConfig, services: Services, agents:
   registerResponseHeaders(app);
   registerCors(app, config.allowedOrigins, { publicUrl: config.publicUrl, refusedOrigins });
   registerBodyTimeout(app, config.bodyTimeoutMs);
-  registerBodyParsers(app, config.dataDir, services.uploadQuota);
+  registerBodyParsers(app, config.dataDir, services.uploadQuota, config.uploadExtensions);
   registerUploadCleanup(app);
   registerRequestAuth(app, services.accounts);
   registerSystemRoutes(app, config, services.context.inboundMail, services.context.agentPools);

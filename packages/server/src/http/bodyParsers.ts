@@ -40,7 +40,8 @@ function collectForm(entries: Iterable<[string, unknown]>): Record<string, unkno
 }
 
 /** JSON (an empty body counts as `{}`), multipart with `@jsonPayload`, and urlencoded bodies. */
-export function registerBodyParsers(app: FastifyInstance, dataDir: string, uploadQuota: UploadQuota): void {
+/** `addedExtensions`: the image types the operator added to the upload allow-list (config uploadExtensions). */
+export function registerBodyParsers(app: FastifyInstance, dataDir: string, uploadQuota: UploadQuota, addedExtensions: readonly string[] = []): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: jsonBodyLimitBytes }, (_request, body, done) => {
     try {
@@ -54,7 +55,7 @@ export function registerBodyParsers(app: FastifyInstance, dataDir: string, uploa
   });
   app.addContentTypeParser('multipart/form-data', (request, payload, done) => {
     if (isUploadRequest(request)) {
-      parseUpload(dataDir, uploadQuota, request, payload).then(
+      parseUpload(dataDir, uploadQuota, request, payload, addedExtensions).then(
         (body) => done(null, body),
         (error: unknown) => done(error as Error, undefined),
       );

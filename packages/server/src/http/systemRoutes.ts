@@ -50,6 +50,8 @@ export function registerSystemRoutes(
       public_domain: base.host,
       // Compatible addition: the domain of chat and personal inbox addresses.
       mail_domain: config.mailDomain,
+      // Compatible addition: image types the operator added to the upload allow-list.
+      upload_extensions: config.uploadExtensions,
     };
   });
 }

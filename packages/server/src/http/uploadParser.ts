@@ -71,7 +71,7 @@ function meterBody(payload: Readable, charge: (bytes: number) => Promise<void>):
  * stored or not. The parsed body is the form's fields plus `file` as a StagedUpload; the files
  * collection moves it into place or the request's end removes it.
  */
-export function parseUpload(dataDir: string, quota: UploadQuota, request: FastifyRequest, payload: Readable): Promise<Record<string, unknown>> {
+export function parseUpload(dataDir: string, quota: UploadQuota, request: FastifyRequest, payload: Readable, addedExtensions: readonly string[] = []): Promise<Record<string, unknown>> {
   const user = request.confabAuth.user;
   if (user === undefined) {
     // Nobody uploads anonymously: refuse before reading a byte (PocketBase's failed create rule).
@@ -79,7 +79,7 @@ export function parseUpload(dataDir: string, quota: UploadQuota, request: Fastif
   }
   return quota.check(user.id).then(() => {
     const meter = meterBody(payload, (bytes) => quota.spend(user.id, bytes));
-    return streamUpload(dataDir, request, payload).then(
+    return streamUpload(dataDir, request, payload, addedExtensions).then(
       async (body) => {
         await meter.settle();
         return body;
@@ -92,7 +92,7 @@ export function parseUpload(dataDir: string, quota: UploadQuota, request: Fastif
   });
 }
 
-function streamUpload(dataDir: string, request: FastifyRequest, payload: Readable): Promise<Record<string, unknown>> {
+function streamUpload(dataDir: string, request: FastifyRequest, payload: Readable, addedExtensions: readonly string[]): Promise<Record<string, unknown>> {
   const incoming = incomingDirectory(dataDir);
   makePrivateFolder(incoming);
   const staged = (request.stagedUploadPaths ??= []);
@@ -135,7 +135,7 @@ function streamUpload(dataDir: string, request: FastifyRequest, payload: Readabl
       }
       const clientName = info.filename ?? '';
       const extension = uploadExtension(clientName);
-      const refusal = refuseExtension(extension);
+      const refusal = refuseExtension(extension, addedExtensions);
       if (refusal !== undefined) {
         discard(stream);
         fail(refusal);

@@ -1,6 +1,7 @@
 import { ConfabServerError } from '../errors';
 import { formatTimestamp } from '../store/ids';
 import type { ChatMembers } from '../store/repositories/chats';
+import type { Announcements } from './announcements';
 import type { ChatEvents } from './chatEvents';
 import { agentTypes } from './collections/agentTypes';
 import type { AccountsService } from './accounts';
@@ -45,6 +46,7 @@ export class ChatMembershipService {
     private readonly context: ServiceContext,
     private readonly accounts: AccountsService,
     private readonly chatEvents: ChatEvents,
+    private readonly announcements: Announcements,
   ) {}
 
   /**
@@ -65,5 +67,6 @@ export class ChatMembershipService {
     if (before === undefined) throw notFound();
     const after = before.participants.filter((id) => id !== user.id);
     await this.chatEvents.changed(chatId, before.participants, after);
+    await this.announcements.systemLine(chatId, user, { kind: 'left' });
   }
 }

@@ -1,4 +1,5 @@
 import { AccountsService } from './accounts';
+import { Announcements } from './announcements';
 import { AgentsService } from './agents';
 import { DropsService } from './drops';
 import { ChatEvents } from './chatEvents';
@@ -41,6 +42,7 @@ export interface Services {
   presence: PresenceService;
   notificationSettings: NotificationSettingsService;
   reactions: ReactionsService;
+  announcements: Announcements;
 }
 
 export function createServices(context: ServiceContext): Services {
@@ -53,16 +55,17 @@ export function createServices(context: ServiceContext): Services {
   const reads = new ReadsService(context);
   const reactions = new ReactionsService(context, messaging);
   messaging.onPosted(({ row, author, content, reply }) => reads.posted(row, author, content, reply?.named.author));
+  const announcements = new Announcements(context, messaging, reads);
   const uploadQuota = new UploadQuota(context);
   const collections = new Map<string, RecordCollection>([
     ['users', users],
-    ['chats', new ChatsCollection(context, chatEvents)],
+    ['chats', new ChatsCollection(context, chatEvents, announcements)],
     ['messages', new MessagesCollection(context, messaging, reactions)],
-    ['files', new FilesCollection(context, chatEvents)],
+    ['files', new FilesCollection(context, chatEvents, announcements)],
   ]);
   const records = new RecordsService(context, collections);
-  const invitations = new InvitationsService(context, accounts, chatEvents);
-  const chatMembership = new ChatMembershipService(context, accounts, chatEvents);
+  const invitations = new InvitationsService(context, accounts, chatEvents, announcements);
+  const chatMembership = new ChatMembershipService(context, accounts, chatEvents, announcements);
   const onboarding = new OnboardingService(context, accounts);
   const fileAccess = new FileAccessService(context, accounts);
   const agents = new AgentsService(context, accounts, records, context.presence);
@@ -72,5 +75,5 @@ export function createServices(context: ServiceContext): Services {
     createPeoplePresence(context.config, (error) => context.logger.error({ error: String(error) }, 'people presence store error')),
   );
   const notificationSettings = new NotificationSettingsService(context);
-  return { context, accounts, agents, drops, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota, reads, presence, notificationSettings, reactions };
+  return { context, accounts, agents, drops, passwordResets, records, users, messaging, chatEvents, chatMembership, invitations, onboarding, fileAccess, uploadQuota, reads, presence, notificationSettings, reactions, announcements };
 }

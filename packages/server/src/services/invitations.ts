@@ -16,6 +16,7 @@ import type { ChatRow } from '../store/repositories/chats';
 import type { InvitationRow, ShareLinkRow } from '../store/repositories/invitations';
 import type { UserRow } from '../store/repositories/users';
 import type { AccountsService } from './accounts';
+import { linePerson, type Announcements } from './announcements';
 import type { ChatEvents } from './chatEvents';
 import { inviteRefusal, mayInvite } from './chatMembership';
 import type { RequestAuth, ServiceContext } from './context';
@@ -66,6 +67,7 @@ export class InvitationsService {
     private readonly context: ServiceContext,
     private readonly accounts: AccountsService,
     private readonly chatEvents: ChatEvents,
+    private readonly announcements: Announcements,
   ) {}
 
   private now(): string {
@@ -96,13 +98,20 @@ export class InvitationsService {
     return chat;
   }
 
-  /** Adds the user to the chat and tells realtime clients: chat_added to the joiner, chat_updated to the rest. */
-  private async join(user: UserRow, chatId: string): Promise<boolean> {
+  /**
+   * Adds the user to the chat and tells realtime clients: chat_added to the joiner, chat_updated to
+   * the rest, and a system line in the chat saying how they came (`via`: the admin who added them,
+   * or the link or invitation they followed).
+   */
+  private async join(user: UserRow, chatId: string, via: { addedBy: UserRow } | 'joined_via_link' | 'joined_via_invitation'): Promise<boolean> {
     const members = (await this.context.store.chats.membersOf([chatId])).get(chatId);
     const before = members?.participants ?? [];
     const added = await this.context.store.chats.addParticipant(chatId, user.id, this.now());
-    if (added) await this.chatEvents.changed(chatId, before, [...before.filter((id) => id !== user.id), user.id]);
-    return added;
+    if (!added) return false;
+    await this.chatEvents.changed(chatId, before, [...before.filter((id) => id !== user.id), user.id]);
+    if (typeof via === 'string') await this.announcements.systemLine(chatId, user, { kind: via });
+    else await this.announcements.systemLine(chatId, via.addedBy, { kind: 'added', subject: linePerson(user) });
+    return true;
   }
 
   // ---- invite-to-chat ----
@@ -148,7 +157,7 @@ export class InvitationsService {
     if (email === '') {
       const user = await this.context.store.users.findByUsername(username);
       if (user === undefined) throw new ConfabServerError('notFound', 'User not found');
-      await this.join(user, chat.id);
+      await this.join(user, chat.id, { addedBy: inviter });
       return { success: true, status: 'added', chat_id: chat.id, user: { id: user.id, username: user.username, name: user.name } };
     }
     const answer: InviteInvitedResult = { success: true, status: 'invited', chat_id: chat.id };
@@ -215,7 +224,7 @@ export class InvitationsService {
     const user = this.accounts.requireUser(auth);
     const invitation = await this.myPendingInvitation(user, id);
     if (!(await this.context.store.invitations.consumeInvitation(invitation.id, user.id, this.now()))) throw invitationNotFound();
-    await this.join(user, invitation.chat);
+    await this.join(user, invitation.chat, 'joined_via_invitation');
     await this.chatEvents.invitationsChanged(user.id, invitation.chat);
     return { chat_id: invitation.chat };
   }
@@ -315,7 +324,7 @@ export class InvitationsService {
     if (await this.context.store.chats.isParticipant(chatId, user.id)) return chatId;
     if (!(await this.spend(found, user.id))) throw invalidInvitation();
     // Two tabs racing: the one that did not add the user gives its share-link use back.
-    if (!(await this.join(user, chatId)) && found.kind === 'shareable') {
+    if (!(await this.join(user, chatId, found.kind === 'shareable' ? 'joined_via_link' : 'joined_via_invitation')) && found.kind === 'shareable') {
       await this.context.store.invitations.releaseShareLinkUse(found.link.id);
     }
     // Accepted from the mailed link: the app's list of pending invitations drops it.
@@ -358,7 +367,7 @@ export class InvitationsService {
       await this.context.store.invitations.releaseShareLinkUse(found.link.id);
       throw error;
     }
-    await this.join(user, chatId);
+    await this.join(user, chatId, 'joined_via_link');
     return { success: true, temp_password: tempPassword, username, chat_id: chatId };
   }
 
@@ -384,7 +393,7 @@ export class InvitationsService {
       await this.context.store.users.delete(user.id);
       throw invalidInvitation();
     }
-    await this.join(user, chatId);
+    await this.join(user, chatId, 'joined_via_invitation');
     return { success: true, username: user.username, chat_id: chatId };
   }
 

@@ -156,7 +156,7 @@ export class MailInboxService {
     const refusal =
       bytes.length === 0 || bytes.length > uploadMaximumBytes
         ? 'empty or too large'
-        : (refuseExtension(extension) ?? refuseContent(extension, bytes.subarray(0, sniffBytes), bytes.length <= sniffBytes))?.message;
+        : (refuseExtension(extension, this.context.config.uploadExtensions) ?? refuseContent(extension, bytes.subarray(0, sniffBytes), bytes.length <= sniffBytes))?.message;
     if (refusal !== undefined) {
       this.context.logger.info({ chatId, extension, reason: refusal }, 'mail attachment not stored');
       return undefined;

@@ -9,11 +9,13 @@ import type { ServiceContext } from './context';
 import { tooManyRequests } from './limits/rateLimits';
 import { recordErrors, throwIfErrors } from './recordErrors';
 import { Replies, replyFields, type ReplyTarget } from './replies';
-import { agentLimits, maxMessageLength, type ReactionSummary, type MessageDeletedFrame, type MessageUpdatedFrame, type NewMessageFrame, type ReplyPreview, type WireMessage } from '@confab/client/protocol';
+import { agentLimits, maxMessageLength, type ReactionSummary, type MessageDeletedFrame, type MessageFile, type MessageUpdatedFrame, type NewMessageFrame, type ReplyPreview, type SystemLine, type WireMessage } from '@confab/client/protocol';
 
 /** The longest message content after trimming, in characters (the protocol's maxMessageLength). */
 export const messageContentMaximum = maxMessageLength;
-export const messageTypes = ['regular', 'email', 'search', 'others'] as const;
+export const messageTypes = ['regular', 'email', 'search', 'others', 'file', 'system'] as const;
+/** Messages the server writes itself (services/announcements.ts): nobody edits them, and system lines stay. */
+const announcementTypes: readonly string[] = ['file', 'system'];
 export const clientIdMaximum = 100;
 export const messageRateLimitedText = 'You are sending messages too fast. Please wait a moment and try again.';
 
@@ -103,6 +105,7 @@ export class MessagingService {
     };
     if (row.edited_at !== null) message.edited_at = row.edited_at;
     if (row.deleted_at !== null) message.deleted_at = row.deleted_at;
+    else if (row.details !== null) Object.assign(message, announcementDetails(row));
     if (row.deleted_at === null && extras.reactions !== undefined && extras.reactions.length > 0) message.reactions = extras.reactions;
     if (Number(row.reactions_version) > 0) message.reactions_version = Number(row.reactions_version);
     return Object.assign(message, replyFields(row, extras.preview));
@@ -209,6 +212,7 @@ export class MessagingService {
   async edit(editor: UserRow, messageId: string, rawContent: string | undefined, contentField = 'content'): Promise<{ row: MessageRow; frame: string }> {
     const message = await this.context.store.messages.findById(messageId);
     if (message === undefined || message.author !== editor.id || message.deleted_at !== null) throw recordErrors.notFound();
+    if (announcementTypes.includes(message.message_type)) throw recordErrors.notFound();
     if (!(await this.mayChange(message, editor))) throw recordErrors.notFound();
     const errors: FieldErrors = {};
     const content = validateContent(errors, contentField, rawContent);
@@ -241,7 +245,7 @@ export class MessagingService {
    */
   async remove(remover: UserRow, messageId: string): Promise<{ row: MessageRow; frame: string }> {
     const message = await this.context.store.messages.findById(messageId);
-    if (message === undefined || message.deleted_at !== null) throw recordErrors.notFound();
+    if (message === undefined || message.deleted_at !== null || message.message_type === 'system') throw recordErrors.notFound();
     if (!(await this.mayChange(message, remover))) throw recordErrors.notFound();
     if (message.author !== remover.id && !(await this.context.store.chats.isAdmin(message.chat, remover.id))) throw recordErrors.notFound();
     const now = formatTimestamp(this.context.config.now());
@@ -322,6 +326,19 @@ export class MessagingService {
     const since = formatTimestamp(new Date(now.getTime() - agentLimits.invocationMs));
     if (mention.created <= since || mention.expires <= formatTimestamp(now)) throw mentionIdRefused(mentionIdTexts.expired);
   }
+}
+
+/** The structured part of a file message or system line (docs/CONTRACTS.md, File messages and system lines). */
+export function announcementDetails(row: Pick<MessageRow, 'message_type' | 'details'>): Pick<WireMessage, 'file' | 'system'> {
+  if (row.details === null) return {};
+  try {
+    const details: unknown = JSON.parse(row.details);
+    if (row.message_type === 'file') return { file: details as MessageFile };
+    if (row.message_type === 'system') return { system: details as SystemLine };
+  } catch {
+    // Written by the server only; a broken one shows as its plain fallback content.
+  }
+  return {};
 }
 
 /** Why an agent's mention_id was refused (the HTTP answer's message and field, the socket's error frame). */

@@ -87,6 +87,20 @@ export class ReadsService {
     if (failures.length > 0) this.context.logger.error({ chatId, failures: failures.length }, 'unread state publish failed');
   }
 
+  /**
+   * After a system line is stored: it moves the position of everyone who had read up to it (it
+   * badges nobody who was caught up) and each person's sessions get their read_state, whose counts
+   * already hold it, instead of a chat_activity that would count it.
+   */
+  async systemLineStored(row: MessageRow): Promise<void> {
+    const chatId = row.chat;
+    await this.context.store.reads.advanceCaughtUp(chatId, Number(row.seq), row.created);
+    const participants = await this.context.store.chats.participantsWithNames(chatId);
+    const sends = participants.filter((person) => isPerson(person.type)).map((person) => this.announce(person.user_id, chatId));
+    const failures = (await Promise.allSettled(sends)).filter((result) => result.status === 'rejected');
+    if (failures.length > 0) this.context.logger.error({ chatId, failures: failures.length }, 'unread state publish failed');
+  }
+
   /** The person's state now, sent to every session of theirs as read_state, and answered. */
   /** 404 unless the person takes part in the chat, as the chat's own view rule answers. */
   private async requireParticipant(userId: string, chatId: string): Promise<void> {

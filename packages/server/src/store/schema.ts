@@ -76,6 +76,10 @@ export interface MessagesTable {
   reply_to: string | null;
   /** How many replies this message has (migration 015). */
   reply_count: Generated<number>;
+  /** The file a file message announces; null on other messages (migration 016). */
+  file: string | null;
+  /** JSON of a file message's MessageFile or a system line's SystemLine; null on other messages (migration 016). */
+  details: string | null;
   created: string;
   updated: string;
 }

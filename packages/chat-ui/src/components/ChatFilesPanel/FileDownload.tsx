@@ -2,7 +2,8 @@ import { fileDisplayName, messages, type ChatFile } from '@confab/client';
 import { useConfabClient } from '../../provider/hooks';
 
 export interface FileDownloadProps {
-  file: ChatFile;
+  /** The file record, or as much of it as a link needs (a file message's card has no more). */
+  file: Pick<ChatFile, 'id' | 'file' | 'original_name'>;
   /** The current file token; without one the control fetches a token when clicked. */
   token: string | null;
   /** Asks for a file token now. */

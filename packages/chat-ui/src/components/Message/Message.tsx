@@ -1,13 +1,14 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { TimeAgoLocale } from '@confab/client';
 import { renderContent, type ClientMessage } from '../../internal/chatClient';
-import { LazyChartMessage, LazyMessageActionPanel, LazyMessagePart, LazySearchResultsCard } from '../../internal/lazyParts';
+import { LazyChartMessage, LazyFileMessageCard, LazyMessageActionPanel, LazyMessagePart, LazySearchResultsCard } from '../../internal/lazyParts';
 import { ProxiedHtml } from '../../internal/ProxiedHtml';
 import { useNow } from '../../internal/useNow';
 import type { SearchResultsCardProps } from '../SearchResultsCard/SearchResultsCard';
 import { ReplyQuote, RepliesButton } from '../ReplyQuote/ReplyQuote';
 import { MessageReactions } from '../Reactions/MessageReactions';
 import { ReactionChips } from '../Reactions/ReactionChips';
+import { SystemLine } from '../SystemLine/SystemLine';
 import { MessageActions, type MessageAction } from './MessageActions';
 import { authorLabelOf, MessageAvatar, MessageMeta } from './MessageHeader';
 
@@ -85,7 +86,17 @@ export function highlightText(text: string, query: string | undefined): ReactNod
  * place with a 'typing...' mark (and aria-busy) until its final text replaces it. With `canEdit` or `canDelete`, Edit and Delete show on hover and
  * focus: Edit puts an editor in place of the body, Delete asks first; Escape leaves either.
  */
-export const Message = memo(function Message({
+export const Message = memo(function Message(props: MessageProps) {
+  // The one place file messages and system lines part from the others (docs/CONTRACTS.md, File
+  // messages and system lines): a system line is a line of its own, never a bubble with actions.
+  const { message } = props;
+  if (message.message_type === 'system') {
+    return <SystemLine line={message.system} fallback={message.content} createdAt={message.created_at} locale={props.locale} now={props.now} />;
+  }
+  return <AuthoredMessage {...props} />;
+});
+
+function AuthoredMessage({
   message,
   locale = 'en',
   now,
@@ -129,6 +140,12 @@ export const Message = memo(function Message({
   // of the body) and the delete question, which few visits open.
   if (panel === 'edit') {
     body = null;
+  } else if (message.file !== undefined) {
+    body = (
+      <LazyMessagePart className="cf-file-card" minHeight={72} loadingLabel="Loading file..." failedLabel="This file could not be shown.">
+        <LazyFileMessageCard.Component file={message.file} />
+      </LazyMessagePart>
+    );
   } else if (rendered.kind === 'search_results') {
     body = (
       <LazyMessagePart className="cf-search-card" minHeight={160} loadingLabel="Loading search results..." failedLabel="These search results could not be shown.">
@@ -211,7 +228,7 @@ export const Message = memo(function Message({
       ) : null}
     </article>
   );
-});
+}
 
 /** A search-results card whose time-ago follows the shared clock, like the message's own. */
 function TickingSearchResults({ now, ...props }: SearchResultsCardProps) {

@@ -16,9 +16,10 @@ export function messageActions(message: ClientMessage, viewer: Viewer): { canEdi
   const stored = message.status === 'sent' && message.seq !== null && !message.deleted_at;
   const own = viewer.userId !== null && message.author_id === viewer.userId;
   return {
-    canEdit: stored && own && !message.is_agent,
-    canDelete: stored && (own || message.chat_id === viewer.adminOfChat),
-    // Every participant reacts to any stored message, agents' included.
-    canReact: stored && viewer.userId !== null,
+    // A file message's text is the server's; a system line is nobody's to change (Message shows no actions on one).
+    canEdit: stored && own && !message.is_agent && message.message_type !== 'file' && message.message_type !== 'system',
+    canDelete: stored && message.message_type !== 'system' && (own || message.chat_id === viewer.adminOfChat),
+    // Every participant reacts to any stored message, agents' included (not to system lines).
+    canReact: stored && viewer.userId !== null && message.message_type !== 'system',
   };
 }

@@ -6,6 +6,8 @@ import { chatsSchema } from '../../store/filterAllowLists';
 import { chatHasParticipant, never } from '../../store/conditions';
 import { formatTimestamp, newRecordId, randomAlphanumeric } from '../../store/ids';
 import type { ChatMembers, ChatRow } from '../../store/repositories/chats';
+import type { UserRow } from '../../store/repositories/users';
+import { linePerson, type Announcements } from '../announcements';
 import type { ChatEvents } from '../chatEvents';
 import type { RequestAuth, ServiceContext } from '../context';
 import { applyRelationModifiers, hasField, readBoolean, readString, type Body } from '../input';
@@ -102,6 +104,7 @@ export class ChatsCollection implements RecordCollection {
   constructor(
     private readonly context: ServiceContext,
     private readonly events: ChatEvents,
+    private readonly announcements: Announcements,
   ) {}
 
   viewCondition(auth: RequestAuth) {
@@ -243,6 +246,26 @@ export class ChatsCollection implements RecordCollection {
       { ...(participants ? { participants } : {}), ...(admins ? { admins } : {}) },
     );
     await this.events.changed(id, current.participants, participants ?? current.participants);
+    await this.announceUpdate(auth.user, chat, current.participants, participants ?? current.participants, name);
+  }
+
+  /**
+   * System lines for what an update changed (docs/CONTRACTS.md, File messages and system lines):
+   * each person added or removed, and a new name. Descriptions and agent settings pass quietly.
+   */
+  private async announceUpdate(actor: UserRow, chat: ChatRow, before: readonly string[], after: readonly string[], name: string | undefined): Promise<void> {
+    const added = after.filter((userId) => !before.includes(userId));
+    const removed = before.filter((userId) => !after.includes(userId));
+    const people = new Map((await this.context.store.users.findManyByIds([...added, ...removed])).map((user) => [user.id, user]));
+    for (const userId of added) {
+      const subject = people.get(userId);
+      if (subject !== undefined) await this.announcements.systemLine(chat.id, actor, { kind: 'added', subject: linePerson(subject) });
+    }
+    for (const userId of removed) {
+      const subject = people.get(userId);
+      if (subject !== undefined) await this.announcements.systemLine(chat.id, actor, { kind: 'removed', subject: linePerson(subject) });
+    }
+    if (name !== undefined && name !== chat.name) await this.announcements.systemLine(chat.id, actor, { kind: 'renamed', name });
   }
 
   async delete(auth: RequestAuth, id: string): Promise<void> {

@@ -2,6 +2,7 @@ import { fieldErrors, type FieldErrors } from '../../errors';
 import { filesSchema } from '../../store/filterAllowLists';
 import { chatHasParticipant, never } from '../../store/conditions';
 import type { FileRow } from '../../store/repositories/files';
+import type { Announcements } from '../announcements';
 import type { ChatEvents } from '../chatEvents';
 import type { RequestAuth, ServiceContext } from '../context';
 import { saveChatFile } from '../files/saveChatFile';
@@ -27,6 +28,7 @@ export class FilesCollection implements RecordCollection {
   constructor(
     private readonly context: ServiceContext,
     private readonly chatEvents: ChatEvents,
+    private readonly announcements: Announcements,
   ) {}
 
   viewCondition(auth: RequestAuth) {
@@ -79,6 +81,9 @@ export class FilesCollection implements RecordCollection {
     if (Object.keys(errors).length > 0) throw recordErrors.createFailed(errors);
 
     const id = await saveChatFile(this.context, this.chatEvents, { chatId, uploaderId: user.id, upload, originalName, description });
+    // The upload announces itself in the chat (docs/CONTRACTS.md, File messages and system lines).
+    const stored = await this.context.store.files.findById(id);
+    if (stored !== undefined) await this.announcements.fileShared(user, stored);
     return { id };
   }
 
@@ -94,5 +99,6 @@ export class FilesCollection implements RecordCollection {
     await this.context.store.files.delete(id);
     removeRecordDirectory(this.context.config.dataDir, file.chat, file.id);
     await this.chatEvents.filesChanged(file.chat, 'deleted', file.id);
+    await this.announcements.fileDeleted(file.id);
   }
 }

@@ -3,7 +3,7 @@ import { messagesSchema } from '../../store/filterAllowLists';
 import { chatHasParticipant, never } from '../../store/conditions';
 import type { MessageRow } from '../../store/repositories/messages';
 import type { RequestAuth, ServiceContext } from '../context';
-import type { MessagingService } from '../messaging';
+import { announcementDetails, type MessagingService } from '../messaging';
 import type { ReactionsService } from '../reactions';
 import type { ReactionSummary } from '@confab/client/protocol';
 import { hasField, readString, type Body } from '../input';
@@ -71,6 +71,9 @@ export class MessagesCollection implements RecordCollection {
       reply_to: row.reply_to ?? '',
       ...(row.reply_to === null || !previews.has(row.reply_to) ? {} : { reply_to_preview: previews.get(row.reply_to) }),
       reply_count: Number(row.reply_count),
+      // File messages and system lines (docs/CONTRACTS.md): null on every other message.
+      file: (row.deleted_at === null ? announcementDetails(row).file : undefined) ?? null,
+      system: (row.deleted_at === null ? announcementDetails(row).system : undefined) ?? null,
       created: row.created,
       updated: row.updated,
     }));

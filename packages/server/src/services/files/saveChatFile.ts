@@ -1,4 +1,4 @@
-import { fileExtension, mimeFromExtension } from '@confab/client/rules';
+import { fileExtension, imageMimeType, mimeFromExtension } from '@confab/client/rules';
 import { formatTimestamp, newRecordId } from '../../store/ids';
 import type { ChatEvents } from '../chatEvents';
 import type { ServiceContext } from '../context';
@@ -27,7 +27,8 @@ export async function saveChatFile(
       uploaded_by: input.uploaderId,
       file: stored,
       original_name: originalName,
-      mime_type: mimeFromExtension(fileExtension(originalName)),
+      // Images only reach here on a server that allows them (config uploadExtensions).
+      mime_type: imageMimeType(fileExtension(originalName)) ?? mimeFromExtension(fileExtension(originalName)),
       size: upload.size,
       description: input.description,
       created: now,

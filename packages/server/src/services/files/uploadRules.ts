@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants, fileExtension, messages, stripUnsafeCharacters, uploadExtensions } from '@confab/client/rules';
+import { constants, fileExtension, isImageExtension, messages, stripUnsafeCharacters, uploadExtensions } from '@confab/client/rules';
 import { validationError, type ConfabServerError, type FieldError } from '../../errors';
 
 /**
@@ -53,8 +53,9 @@ export function uploadExtension(clientName: string): string {
  * The 400 for an extension outside the allow-list, or undefined. The upload parser asks as soon
  * as a file part starts, before a byte of it is written.
  */
-export function refuseExtension(extension: string): ConfabServerError | undefined {
-  return uploadExtensions.includes(extension) ? undefined : refusal(uploadProblems.unsupported(extension));
+export function refuseExtension(extension: string, addedExtensions: readonly string[] = []): ConfabServerError | undefined {
+  const allowed = uploadExtensions.includes(extension) || (addedExtensions.includes(extension) && isImageExtension(extension));
+  return allowed ? undefined : refusal(uploadProblems.unsupported(extension));
 }
 
 /**
@@ -139,6 +140,17 @@ export function contentMatchesExtension(extension: string, head: Buffer, complet
       return startsWith(head, ascii('fLaC'));
     case '.m4a':
       return startsWith(head, ascii('ftyp'), 4);
+    // Images the operator added (config uploadExtensions): their signatures, so a page or a script
+    // renamed .png is refused before it could be served as an image.
+    case '.png':
+      return startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    case '.jpg':
+    case '.jpeg':
+      return startsWith(head, [0xff, 0xd8, 0xff]);
+    case '.gif':
+      return startsWith(head, ascii('GIF87a')) || startsWith(head, ascii('GIF89a'));
+    case '.webp':
+      return startsWith(head, ascii('RIFF')) && startsWith(head, ascii('WEBP'), 8);
     case '.html':
     case '.xml':
       return looksLikeText(head, complete);

@@ -14,6 +14,7 @@ import { chatReadsMigration } from './012_chat_reads';
 import { messageEditsMigration } from './013_message_edits';
 import { messageReactionsMigration } from './014_message_reactions';
 import { messageRepliesMigration } from './015_message_replies';
+import { fileAndSystemMessagesMigration } from './016_file_and_system_messages';
 import { notificationsMigration } from './017_notifications';
 
 /** Migrations live in code (bundled by tsup), so no folder has to ship beside dist/. */
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '013_message_edits': messageEditsMigration,
   '014_message_reactions': messageReactionsMigration,
   '015_message_replies': messageRepliesMigration,
+  '016_file_and_system_messages': fileAndSystemMessagesMigration,
   '017_notifications': notificationsMigration,
 };
 

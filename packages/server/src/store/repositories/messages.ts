@@ -176,6 +176,17 @@ export class MessagesRepository {
     return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
   }
 
+  /** The file messages that announce a file (one, unless something raced). */
+  async findByFile(fileId: string): Promise<MessageRow[]> {
+    return this.db.selectFrom('messages').selectAll().where('file', '=', fileId).execute();
+  }
+
+  /** Replaces the structured part of a file message or system line, bumping `updated` for catch-up. */
+  async setDetails(id: string, details: string, at: string): Promise<MessageRow | undefined> {
+    await this.db.updateTable('messages').set({ details, updated: at }).where('id', '=', id).execute();
+    return this.findById(id);
+  }
+
   async delete(id: string): Promise<void> {
     await this.db.deleteFrom('messages').where('id', '=', id).execute();
   }

@@ -93,6 +93,19 @@ export class ReadsRepository {
         updated = excluded.updated`.execute(this.db);
   }
 
+  /**
+   * A system line at `seq` badges nobody who had read the chat up to it: their position moves onto
+   * it. Whoever had unread messages already sees it counted among them.
+   */
+  async advanceCaughtUp(chatId: string, seq: number, updated: string): Promise<void> {
+    await this.db
+      .updateTable('chat_reads')
+      .set({ last_read_seq: seq, updated })
+      .where('chat_id', '=', chatId)
+      .where('last_read_seq', '=', seq - 1)
+      .execute();
+  }
+
   async setMuted(chatId: string, userId: string, muted: boolean, updated: string): Promise<void> {
     await sql`insert into chat_reads (chat_id, user_id, last_read_seq, muted, updated)
       select id, cast(${userId} as text), last_seq, cast(${muted ? 1 : 0} as integer), cast(${updated} as text) from chats where id = ${chatId}
