@@ -216,7 +216,8 @@ describeBrowser('agents in Chromium', () => {
 
     // The stored reply is an ordinary message of the chat.
     const messages = await pb.collection('messages').getFullList({ filter: `chat = "${chat.id}"`, sort: 'seq' });
-    expect(messages.map((message) => String(message['content'] ?? ''))).toEqual(['@parrot_bot pieces of eight', 'Polly heard: pieces of eight']);
+    const authored = messages.filter((message) => message['message_type'] !== 'system');
+    expect(authored.map((message) => String(message['content'] ?? ''))).toEqual(['@parrot_bot pieces of eight', 'Polly heard: pieces of eight']);
 
     // The agent stops: My Agents, open meanwhile, shows it offline without a reload (agent_presence).
     await page.goto('/agents');
@@ -259,12 +260,13 @@ describeBrowser('agents in Chromium', () => {
     await page.waitForURL(/\/chat\/[a-z0-9]{15}$/);
     await page.getByRole('heading', { level: 1, name: 'Chat with Greeter' }).waitFor();
     const log = page.getByRole('log', { name: 'Messages' });
-    await log.getByText('@greeter_bot nice to meet you', { exact: true }).waitFor();
+    await log.locator('.cf-message__body').getByText('@greeter_bot nice to meet you', { exact: true }).waitFor();
     await log.getByRole('article', { name: 'Greeter (Agent)' }).filter({ hasText: 'Hello! You said: @greeter_bot nice to meet you' }).waitFor({ timeout: 15_000 });
     // Sent once: a reload shows the two messages, nothing sent again.
     await page.reload();
     await log.getByRole('article', { name: 'Greeter (Agent)' }).waitFor();
-    expect(await log.getByText('@greeter_bot nice to meet you', { exact: true }).count()).toBe(1);
+    // Once as a message (the agent's reply quotes it too, in its reply quote).
+    expect(await log.locator('.cf-message__body').getByText('@greeter_bot nice to meet you', { exact: true }).count()).toBe(1);
   });
 
   it('a handler run with `confab run` (the built CLI) answers a mention typed in the browser with a streamed reply', { timeout: 120_000 }, async () => {

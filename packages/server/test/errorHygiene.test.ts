@@ -124,6 +124,8 @@ describe.each(variants)('error hygiene ($name)', (variant) => {
       environment: expect.any(String),
       public_domain: host,
       mail_domain: 'confab.localhost',
+      // No image types added by the operator (CONFAB_UPLOAD_EXTENSIONS).
+      upload_extensions: [],
     });
   });
 });

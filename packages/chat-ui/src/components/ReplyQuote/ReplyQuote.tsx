@@ -22,7 +22,7 @@ export function ReplyQuote({ preview, onJump }: ReplyQuoteProps) {
       disabled={deleted}
       onClick={() => onJump?.(preview.message_id)}
     >
-      <span className="cf-reply-quote__author">{preview.author_name}</span>
+      <span className="cf-reply-quote__author">{preview.author_name}</span>{' '}
       <span className="cf-reply-quote__excerpt">{text}</span>
     </button>
   );

@@ -38,7 +38,7 @@ describe('SystemLine', () => {
     expect(screen.getByRole('note', { name: 'ann added bob' })).toHaveTextContent('ann added bob · 5m ago');
     expect(screen.queryByRole('article')).not.toBeInTheDocument();
     expect(screen.queryByRole('button')).not.toBeInTheDocument();
-    expect(messageActions(message, { userId: message.author_id, adminOfChat: message.chat_id })).toEqual({ canEdit: false, canDelete: false });
+    expect(messageActions(message, { userId: message.author_id, adminOfChat: message.chat_id })).toEqual({ canEdit: false, canDelete: false, canReact: false });
     const card = clientMessage({ content: 'shared a.csv', message_type: 'file' });
     expect(messageActions(card, { userId: card.author_id, adminOfChat: null })).toEqual({ canEdit: false, canDelete: true });
   });
