@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { lazyPart } from '../internal/lazyParts';
+import { lazyPart } from '../internal/lazyPart';
 
 /** A page of ConfabApp: rendered like a component, its code fetched on first render or on `preload`. */
 export type LazyPage<Props extends object = object> = ComponentType<Props> & {

@@ -5,7 +5,7 @@ import type { UserRecord } from '../types';
 import { messages } from '../validation/messages';
 import { validateUpload } from '../validation/upload';
 import type { ChatFile } from './chatFile';
-import { fetchUploadTransport, xhrUploadTransport, type UploadTransport } from './uploadTransport';
+import type { UploadTransport } from './uploadTransport';
 
 const filesCollection = 'files';
 /** A file token is valid this long after the server issues it (docs/CONTRACTS.md, Files). */
@@ -103,7 +103,7 @@ export class FilesService {
     const description = options.description?.trim() ?? '';
     if (description !== '') body.append('description', description);
 
-    const answer = await this.transport()({
+    const answer = await (await this.transport())({
       url: `${this.dependencies.baseUrl()}/api/collections/${filesCollection}/records`,
       headers: this.authHeaders(),
       body,
@@ -189,7 +189,9 @@ export class FilesService {
     return `${this.dependencies.baseUrl()}/live/${encodeURIComponent(chatId)}/?token=${encodeURIComponent(token)}`;
   }
 
-  private transport(): UploadTransport {
+  /** The upload code loads with the first upload: most visits never upload (apps/reference/routeBudgets.json). */
+  private async transport(): Promise<UploadTransport> {
+    const { fetchUploadTransport, xhrUploadTransport } = await import('./uploadTransport');
     const XMLHttpRequestClass = this.dependencies.xmlHttpRequest();
     return XMLHttpRequestClass === null ? fetchUploadTransport(this.dependencies.fetch) : xhrUploadTransport(XMLHttpRequestClass);
   }

@@ -12,7 +12,7 @@ import { messageFromRecord, messageFromWire } from './normalize';
 import { Outbox } from './outbox';
 import { applyReactionSummary, toggledSummary } from './reactions';
 import type { ReactionsAnswer } from '../protocol';
-import { Threads } from './threads';
+import type { Threads } from './threads';
 import { LatestOnly } from '../store/latestOnly';
 
 const messagesCollection = 'messages';
@@ -84,8 +84,14 @@ export class MessagesService {
   private prefetched: Prefetch | null = null;
   /** Agents at work in the open chat: streamed replies, status lines, notices (docs/CONTRACTS.md, Agents). */
   private readonly activity: AgentActivity;
-  /** The thread open beside the chat (docs/CONTRACTS.md, Replies). */
-  private readonly threads: Threads;
+  /**
+   * The thread open beside the chat (docs/CONTRACTS.md, Replies): its code loads when a chat opens
+   * (or with the first thread opened), which the sign-in pages do not need (apps/reference/routeBudgets.json).
+   */
+  private threads: Promise<Threads> | null = null;
+  private threadsLoaded: Threads | null = null;
+  /** Renewed by every openThread and closeThread: an open whose code arrives after a newer one does nothing. */
+  private threadTicket = 0;
 
   constructor(private readonly dependencies: MessagesServiceDependencies, options: MessagesOptions = {}) {
     this.sendTimeoutMs = options.sendTimeoutMs ?? constants.messageSendTimeoutMs;
@@ -93,7 +99,6 @@ export class MessagesService {
     this.outbox = new Outbox((clientId) => this.markFailed(clientId));
     const { realtime } = dependencies;
     this.activity = new AgentActivity({ store: dependencies.store, realtime, openChatId: () => this.openChatId });
-    this.threads = new Threads({ pb: dependencies.pb, store: dependencies.store });
     realtime.on('new_message', ({ message, client_id, stream_id }) => {
       if (client_id !== undefined) this.outbox.confirm(client_id);
       if (message.chat_id !== this.openChatId) return;
@@ -173,6 +178,7 @@ export class MessagesService {
    */
   async open(chatId: string): Promise<void> {
     this.loadQuotes();
+    this.loadThreads().catch(() => {});
     const { store, realtime } = this.dependencies;
     if (this.openChatId !== null && this.openChatId !== chatId) realtime.leave(this.openChatId);
     const signal = this.loads.renew();
@@ -180,7 +186,7 @@ export class MessagesService {
     this.olderRequest = null;
     this.seenChangesUntil = '';
     this.activity.reset();
-    if (store.getState().thread?.chat_id !== chatId) this.threads.close();
+    if (store.getState().thread?.chat_id !== chatId) this.closeThread();
     const known = store.getState().chats.find((chat) => chat.id === chatId) ?? null;
     store.setState({ currentChat: known, messages: [], hasOlderMessages: false, loadingMessages: true });
     const prefetched = this.takePrefetch(chatId);
@@ -217,7 +223,7 @@ export class MessagesService {
     this.openChatId = null;
     this.olderRequest = null;
     this.activity.reset();
-    this.threads.close();
+    this.closeThread();
     this.dependencies.realtime.leave(chatId);
     this.dependencies.store.setState({ currentChat: null, messages: [], hasOlderMessages: false, loadingMessages: false });
   }
@@ -331,12 +337,35 @@ export class MessagesService {
 
   /** Opens the thread of a message beside the chat (store.thread): its original and all its replies. */
   openThread(messageId: string): Promise<void> {
-    if (this.openChatId === null) return Promise.resolve();
-    return this.threads.open(this.openChatId, messageId);
+    const chatId = this.openChatId;
+    if (chatId === null) return Promise.resolve();
+    const ticket = ++this.threadTicket;
+    // Loaded when the chat opened, as a rule: then the thread shows (loading) at once, as before.
+    if (this.threadsLoaded !== null) return this.threadsLoaded.open(chatId, messageId);
+    return this.loadThreads().then((threads) => {
+      if (ticket !== this.threadTicket || chatId !== this.openChatId) return undefined;
+      return threads.open(chatId, messageId);
+    });
   }
 
   closeThread(): void {
-    this.threads.close();
+    this.threadTicket += 1;
+    if (this.threadsLoaded !== null) this.threadsLoaded.close();
+    // No thread was opened with this client's code yet: only what the store holds to forget.
+    else if (this.dependencies.store.getState().thread !== null) this.dependencies.store.setState({ thread: null });
+  }
+
+  private loadThreads(): Promise<Threads> {
+    const { pb, store } = this.dependencies;
+    this.threads ??= import('./threads').then(
+      (module) => (this.threadsLoaded = new module.Threads({ pb, store })),
+      (error: unknown) => {
+        // Offline or a stale build: the next open tries again.
+        this.threads = null;
+        throw toConfabError(error);
+      },
+    );
+    return this.threads;
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Alert } from '../../components/Alert/Alert';
 import { Button } from '../../components/Button/Button';
-import { LazyBoundary } from '../../internal/lazyParts';
+import { LazyBoundary } from '../../internal/lazyPart';
 import { useConfabStore } from '../../provider/hooks';
 import { InitializingScreen } from '../../screens/InitializingScreen/InitializingScreen';
 

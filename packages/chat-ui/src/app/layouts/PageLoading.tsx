@@ -1,6 +1,6 @@
 import { Alert } from '../../components/Alert/Alert';
 import { Button } from '../../components/Button/Button';
-import { LazyBoundary } from '../../internal/lazyParts';
+import { LazyBoundary } from '../../internal/lazyPart';
 import { useComponents } from '../../provider/ComponentsContext';
 import { useLocation } from '../router';
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { constants, messages, toConfabError, type Invitation } from '@confab/client';
 import { Alert } from '../../components/Alert/Alert';
 import { AuthLayout } from '../../components/AuthLayout/AuthLayout';
@@ -7,8 +7,7 @@ import { StatusMessage } from '../../components/StatusMessage/StatusMessage';
 import { useRedirectAfter } from '../../internal/useRedirectAfter';
 import { useComponents } from '../../provider/ComponentsContext';
 import { useConfabClient, useConfabStore, useNavigate } from '../../provider/hooks';
-import { JoinNameForm } from './JoinNameForm';
-import { JoinSignupForm } from './JoinSignupForm';
+import { LazyBoundary, lazyPart } from '../../internal/lazyPart';
 import { joinLoginPath } from './joinPaths';
 
 export { joinLoginPath };
@@ -21,6 +20,20 @@ export interface JoinScreenProps {
   /** From /join/{token} or ?token=; missing or blank shows 'Invalid invitation link'. */
   token?: string | null | undefined;
 }
+
+/*
+ * The two forms show only once the invitation has been read, for a visitor who is not signed in:
+ * their code (with the form fields) loads meanwhile, so /join's first load stays small
+ * (apps/reference/routeBudgets.json). Until it is here the processing screen stays.
+ */
+const LazyJoinNameForm = lazyPart(
+  () => import('./JoinNameForm'),
+  (module) => module.JoinNameForm,
+);
+const LazyJoinSignupForm = lazyPart(
+  () => import('./JoinSignupForm'),
+  (module) => module.JoinSignupForm,
+);
 
 export type JoinState =
   | { kind: 'processing' }
@@ -50,6 +63,10 @@ export function JoinScreen({ token }: JoinScreenProps) {
     if (trimmedToken === '' || startedFor.current === trimmedToken) return;
     startedFor.current = trimmedToken;
     const signedIn = signedInAtStart.current;
+    if (!signedIn) {
+      void LazyJoinNameForm.preload();
+      void LazyJoinSignupForm.preload();
+    }
     void (async () => {
       let invitation: Invitation | null;
       try {
@@ -111,10 +128,37 @@ export function JoinScreen({ token }: JoinScreenProps) {
     case 'login':
       return <JoinLoginPrompt token={trimmedToken} invitation={state.invitation} />;
     case 'name':
-      return <JoinNameForm token={trimmedToken} invitation={state.invitation} onJoined={onJoined} />;
+      return (
+        <JoinFormPart>
+          <LazyJoinNameForm.Component token={trimmedToken} invitation={state.invitation} onJoined={onJoined} />
+        </JoinFormPart>
+      );
     case 'signup':
-      return <JoinSignupForm token={trimmedToken} invitation={state.invitation} onJoined={onJoined} />;
+      return (
+        <JoinFormPart>
+          <LazyJoinSignupForm.Component token={trimmedToken} invitation={state.invitation} onJoined={onJoined} />
+        </JoinFormPart>
+      );
   }
+}
+
+/** A join form: the processing screen while its code loads, a retry if it could not be loaded. */
+function JoinFormPart({ children }: { children: ReactNode }) {
+  return (
+    <LazyBoundary
+      fallback={<JoinProcessing />}
+      failed={(retry) => (
+        <AuthLayout title={messages.unableToJoinChat}>
+          <Alert>This page could not be loaded. Check your connection and try again.</Alert>
+          <Button fullWidth onClick={retry}>
+            Try again
+          </Button>
+        </AuthLayout>
+      )}
+    >
+      {children}
+    </LazyBoundary>
+  );
 }
 
 function JoinProcessing() {
