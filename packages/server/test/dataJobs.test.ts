@@ -167,7 +167,12 @@ describe.each(variants)('@data under attack ($name)', (variant) => {
     expect(await Promise.all(healthSeen)).toContainEqual({ message: expect.stringMatching(/the @data agent pool is saturated/), pool: expect.objectContaining({ saturated: true }) });
     // Drained: the next query runs and the pool is idle again.
     expect((await ask(flooder, socket, chat.id, '@data SELECT count(*) AS n FROM sales')).content).toContain('| 4 |');
-    const idle = await health();
+    // The job frees its slot once its answer is posted (and the original's reply count told), a moment after the answer arrives.
+    let idle = await health();
+    for (let tries = 0; tries < 30 && (idle.data['agents'] as { data?: { running?: number } } | undefined)?.data?.running !== 0; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      idle = await health();
+    }
     expect(idle).toMatchObject({ message: 'API is healthy.', code: 200, data: { agents: { data: { running: 0, queued: 0, saturated: false } } } });
   }, 120_000);
 
