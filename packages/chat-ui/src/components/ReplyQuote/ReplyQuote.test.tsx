@@ -12,7 +12,7 @@ describe('ReplyQuote', () => {
     const onJump = vi.fn();
     render(<ReplyQuote preview={{ message_id: 'msg1', author_name: 'Ann', excerpt: 'Lunch at 12?' }} onJump={onJump} />);
     const quote = screen.getByRole('button', { name: 'Replying to Ann: Lunch at 12?. Show the original' });
-    expect(quote).toHaveTextContent('AnnLunch at 12?');
+    expect(quote).toHaveTextContent('Ann Lunch at 12?');
     await userEvent.click(quote);
     expect(onJump).toHaveBeenCalledWith('msg1');
   });

@@ -40,6 +40,6 @@ describe('SystemLine', () => {
     expect(screen.queryByRole('button')).not.toBeInTheDocument();
     expect(messageActions(message, { userId: message.author_id, adminOfChat: message.chat_id })).toEqual({ canEdit: false, canDelete: false, canReact: false });
     const card = clientMessage({ content: 'shared a.csv', message_type: 'file' });
-    expect(messageActions(card, { userId: card.author_id, adminOfChat: null })).toEqual({ canEdit: false, canDelete: true });
+    expect(messageActions(card, { userId: card.author_id, adminOfChat: null })).toEqual({ canEdit: false, canDelete: true, canReact: true });
   });
 });
