@@ -60,6 +60,11 @@ export interface MessageListProps {
    * only to originals already loaded.
    */
   onRevealMessage?: ((messageId: string) => Promise<boolean>) | undefined;
+  /**
+   * A message to go to once the list has loaded (a notification's link, /chat/{id}?message={id}):
+   * scrolled to and highlighted like a quote's original, loading older pages when needed. Once per id.
+   */
+  focusMessageId?: string | undefined;
 }
 
 /** Estimated row height before measurement; rows are measured once rendered. */
@@ -104,6 +109,7 @@ export function MessageList({
   onReply,
   onOpenThread,
   onRevealMessage,
+  focusMessageId,
 }: MessageListProps) {
   // Message and EmptyState are overridable through <ConfabProvider components>.
   const { Spinner, Message = DefaultMessage, EmptyState = MessageListEmpty } = useComponents();
@@ -172,6 +178,13 @@ export function MessageList({
       stickToBottom.current = false;
     },
   });
+  const focusedId = useRef<string | undefined>(undefined);
+  const listReady = !loading && rows.length > 0;
+  useEffect(() => {
+    if (focusMessageId === undefined || focusMessageId === '' || !listReady || focusedId.current === focusMessageId) return;
+    focusedId.current = focusMessageId;
+    jumpTo(focusMessageId);
+  }, [focusMessageId, listReady, jumpTo]);
 
   const requestOlder = useCallback(() => {
     const { hasOlder: more, loading: busy, onLoadOlder: load, filtering } = latest.current;

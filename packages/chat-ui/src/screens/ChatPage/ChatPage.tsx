@@ -45,6 +45,8 @@ export interface ChatPageProps {
   initialMessage?: string | undefined;
   /** Called after initialMessage was sent, so the host can forget it (e.g. clear navigation state). */
   onInitialMessageSent?: (() => void) | undefined;
+  /** A message to open the chat at (a notification's `?message=` link): scrolled to and highlighted once. */
+  focusMessageId?: string | undefined;
 }
 
 const selectUser = (state: ClientState) => state.user;
@@ -67,6 +69,7 @@ export function ChatPage({
   onCreateDrop,
   initialMessage,
   onInitialMessageSent,
+  focusMessageId,
 }: ChatPageProps) {
   const navigate = useNavigate();
   // The header and the input are overridable through <ConfabProvider components>.
@@ -208,6 +211,7 @@ export function ChatPage({
         onReply={startReply}
         onOpenThread={openThread}
         onRevealMessage={reveal}
+        focusMessageId={focusMessageId}
       />
       <TypingIndicator typists={typists} />
       <AgentStatusBar statuses={statuses} />
