@@ -291,6 +291,20 @@ const cases: Case[] = [
     },
   },
   {
+    // A reply (docs/CONTRACTS.md, Replies): only participants answer a message, and only they move its count.
+    route: 'POST messages (reply_to)',
+    expected: { guest: 400, participant: 200, chatAdmin: 200, outsider: 400, serverAdmin: 400 },
+    call: async (world, role) => {
+      const countOf = async () => Number(await singleValue(world, 'select reply_count from messages where id = $1', [world.messageId]));
+      const before = await countOf();
+      const response = await call(world, role, 'POST', '/api/collections/messages/records', { chat: world.chatId, content: `reply from ${role}`, reply_to: world.messageId });
+      return {
+        status: response.status,
+        verify: async () => expect(await countOf()).toBe(before + (response.status === 200 ? 1 : 0)),
+      };
+    },
+  },
+  {
     route: 'PATCH messages/{participant message}',
     expected: { guest: 404, participant: 200, chatAdmin: 404, outsider: 404, serverAdmin: 404 },
     call: async (world, role) => {
