@@ -154,6 +154,24 @@ describe.runIf(runnable)('two instances on one PostgreSQL and one Redis', () => 
     expect(await annOnA.next((frame) => frame.type === 'presence' && frame['user_id'] === bob.record.id)).toEqual({ type: 'presence', user_id: bob.record.id, online: false });
   });
 
+  it('carries a reply stored on B to A: the reply with its quote, and the original with its new count', async () => {
+    const ann = await register(instanceA);
+    const bob = await register(instanceA);
+    const chat = await createChat(ann, { participants: [bob.record.id] });
+    const original = await postMessage(ann, chat.id, 'Lunch at 12?');
+    const annOnA = await socketOn(instanceA, ann);
+    await annOnA.join(chat.id);
+    const reply = await rawRequest(instanceB.url, 'POST', '/api/collections/messages/records', {
+      token: bob.pb.authStore.token,
+      body: { chat: chat.id, content: 'Yes', reply_to: original.id },
+    });
+    expect(reply.status).toBe(200);
+    const arrived = await annOnA.next((frame) => frame.type === 'new_message' && (frame['message'] as { content?: string }).content === 'Yes');
+    expect(arrived['message']).toMatchObject({ reply_to: original.id, reply_to_preview: { message_id: original.id, excerpt: 'Lunch at 12?' } });
+    const counted = await annOnA.next((frame) => frame.type === 'message_updated' && (frame['message'] as { message_id?: string }).message_id === original.id);
+    expect(counted['message']).toMatchObject({ reply_count: 1 });
+  });
+
   it('keeps reactions exact when both instances take clicks on one message at once; each sees the same last summary', async () => {
     const ann = await register(instanceA);
     const bob = await register(instanceB);
