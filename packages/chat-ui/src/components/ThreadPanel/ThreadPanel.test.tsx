@@ -1,5 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { clientMessage } from '../../testing/builders';
 import { ReplyBanner } from '../ReplyBanner/ReplyBanner';
@@ -30,6 +31,26 @@ describe('ThreadPanel', () => {
     await userEvent.keyboard('{Escape}');
     await userEvent.click(screen.getByRole('button', { name: 'Close thread' }));
     expect(onClose).toHaveBeenCalledTimes(2);
+  });
+
+  it('gives the focus back to what opened it when it closes', async () => {
+    function Page() {
+      const [open, setOpen] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => setOpen(true)}>
+            1 reply
+          </button>
+          {open ? <ThreadPanel original={original} replies={[reply]} onSend={vi.fn()} onClose={() => setOpen(false)} now={now} /> : null}
+        </>
+      );
+    }
+    render(<Page />);
+    await userEvent.click(screen.getByRole('button', { name: '1 reply' }));
+    expect(screen.getByRole('heading', { name: 'Thread' })).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('complementary', { name: 'Thread' })).toBeNull();
+    expect(screen.getByRole('button', { name: '1 reply' })).toHaveFocus();
   });
 
   it('says so while loading, and announces a failure', () => {

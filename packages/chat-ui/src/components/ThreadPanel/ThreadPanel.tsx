@@ -23,12 +23,20 @@ export interface ThreadPanelProps {
 
 /**
  * A message's replies beside the chat (docs/CONTRACTS.md, Replies): a side panel on wide screens,
- * a bottom sheet below 640px. The focus moves into it when it opens; Escape or Close closes it.
+ * a bottom sheet below 640px. The focus moves into it when it opens and back to its opener when it
+ * closes; Escape or Close closes it.
  * Its input answers the original, so the conversation goes on here.
  */
 export function ThreadPanel({ original, replies, loading = false, error = null, onSend, onClose, onRetry, locale = 'en', now }: ThreadPanelProps) {
   const headingRef = useRef<HTMLHeadingElement>(null);
-  useEffect(() => headingRef.current?.focus(), []);
+  useEffect(() => {
+    // Whatever opened it ("N replies") gets the focus back when it closes, if it is still there.
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    headingRef.current?.focus();
+    return () => {
+      if (opener?.isConnected === true) opener.focus();
+    };
+  }, []);
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key !== 'Escape' || event.nativeEvent.isComposing) return;
     event.stopPropagation();
