@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { databaseVariants } from './support/databases';
 import { createChat, postMessage, registerUser, type RegisteredUser } from './support/fixtures';
 import { rawRequest } from './support/http';
-import { startTestServer, type TestServer } from './support/testServer';
-import { authenticatedSocket, messageOf, type TestSocket } from './support/wsClient';
+import { serverWithSockets } from './support/serverWithSockets';
+import { messageOf } from './support/wsClient';
 
 /**
  * Edits and deletions (docs/CONTRACTS.md, Edits and deletions) on the real server and both
@@ -13,32 +13,17 @@ import { authenticatedSocket, messageOf, type TestSocket } from './support/wsCli
 const variants = await databaseVariants();
 
 describe.each(variants)('editing and deleting messages ($name)', (variant) => {
-  let testServer: TestServer;
-  const sockets: TestSocket[] = [];
-
-  beforeAll(async () => {
-    testServer = await startTestServer(variant);
-  });
-
-  afterAll(async () => {
-    await Promise.all(sockets.map((socket) => socket.close()));
-    await testServer?.close();
-  });
-
-  const socketOf = async (user: RegisteredUser) => {
-    const socket = await authenticatedSocket(testServer.url, user.pb.authStore.token);
-    sockets.push(socket);
-    return socket;
-  };
+  const world = serverWithSockets(variant);
+  const { socketOf } = world;
   const call = (user: RegisteredUser | undefined, method: string, path: string, body?: unknown) =>
-    rawRequest(testServer.url, method, path, { ...(user === undefined ? {} : { token: user.pb.authStore.token }), ...(body === undefined ? {} : { body }) });
+    rawRequest(world.server.url, method, path, { ...(user === undefined ? {} : { token: user.pb.authStore.token }), ...(body === undefined ? {} : { body }) });
   const messagePath = (id: string) => `/api/collections/messages/records/${id}`;
 
   /** Ann (admin) and Bob in a chat, Bob's socket joined to it. */
   async function team() {
-    const ann = await registerUser(testServer);
-    const bob = await registerUser(testServer);
-    const eve = await registerUser(testServer);
+    const ann = await registerUser(world.server);
+    const bob = await registerUser(world.server);
+    const eve = await registerUser(world.server);
     const chat = await createChat(ann, { participants: [bob.record.id] });
     const bobSocket = await socketOf(bob);
     await bobSocket.join(chat.id);
@@ -95,7 +80,7 @@ describe.each(variants)('editing and deleting messages ($name)', (variant) => {
       [3, 'still here', false],
     ]);
     // Nothing of the deleted text is left at rest either.
-    const stored = await testServer.probe.rows('select content_encrypted from messages where id = $1', [second.id]);
+    const stored = await world.server.probe.rows('select content_encrypted from messages where id = $1', [second.id]);
     expect(String(stored[0]?.['content_encrypted'])).not.toContain('rude');
   });
 

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reactionTexts, type ReactionsAnswer } from '@confab/client/protocol';
 import { agentSocket, createAgent } from './support/agents';
 import { databaseVariants } from './support/databases';
 import { createChat, postMessage, registerUser, type RegisteredUser } from './support/fixtures';
 import { rawRequest } from './support/http';
-import { startTestServer, type TestServer } from './support/testServer';
-import { authenticatedSocket, type TestSocket } from './support/wsClient';
+import { serverWithSockets } from './support/serverWithSockets';
 
 /**
  * Reactions (docs/CONTRACTS.md, Reactions) on the real server and both databases: the endpoints
@@ -15,32 +14,17 @@ import { authenticatedSocket, type TestSocket } from './support/wsClient';
 const variants = await databaseVariants();
 
 describe.each(variants)('reactions ($name)', (variant) => {
-  let testServer: TestServer;
-  const sockets: TestSocket[] = [];
-
-  beforeAll(async () => {
-    testServer = await startTestServer(variant);
-  });
-
-  afterAll(async () => {
-    await Promise.all(sockets.map((socket) => socket.close()));
-    await testServer?.close();
-  });
-
-  const socketOf = async (user: RegisteredUser) => {
-    const socket = await authenticatedSocket(testServer.url, user.pb.authStore.token);
-    sockets.push(socket);
-    return socket;
-  };
+  const world = serverWithSockets(variant);
+  const { socketOf } = world;
   const reactionPath = (messageId: string, emoji: string) => `/api/messages/${messageId}/reactions/${encodeURIComponent(emoji)}`;
   const react = (user: RegisteredUser | undefined, method: 'PUT' | 'DELETE', messageId: string, emoji: string) =>
-    rawRequest(testServer.url, method, reactionPath(messageId, emoji), user === undefined ? {} : { token: user.pb.authStore.token });
+    rawRequest(world.server.url, method, reactionPath(messageId, emoji), user === undefined ? {} : { token: user.pb.authStore.token });
   const names = (answer: unknown) => (answer as ReactionsAnswer).reactions.map((reaction) => [reaction.emoji, reaction.count, reaction.users.map((user) => user.username)]);
 
   async function team() {
-    const ann = await registerUser(testServer);
-    const bob = await registerUser(testServer);
-    const eve = await registerUser(testServer);
+    const ann = await registerUser(world.server);
+    const bob = await registerUser(world.server);
+    const eve = await registerUser(world.server);
     const chat = await createChat(ann, { participants: [bob.record.id] });
     const message = await postMessage(ann, chat.id, 'Ship it on Friday?');
     return { ann, bob, eve, chat, message };
@@ -103,7 +87,7 @@ describe.each(variants)('reactions ($name)', (variant) => {
 
   it('converges to the exact summary under concurrent clicks, versions strictly increasing', async () => {
     const { ann, bob, chat, message } = await team();
-    const people = [ann, bob, ...(await Promise.all([1, 2, 3].map(() => registerUser(testServer))))];
+    const people = [ann, bob, ...(await Promise.all([1, 2, 3].map(() => registerUser(world.server))))];
     await ann.pb.collection('chats').update(chat.id, { 'participants+': people.slice(2).map((person) => person.record.id) });
     const watcher = await socketOf(ann);
     await watcher.join(chat.id);
@@ -144,9 +128,9 @@ describe.each(variants)('reactions ($name)', (variant) => {
 
   it('lets an agent react where it may post, and not elsewhere', async () => {
     const { ann, chat, message } = await team();
-    const { api_key: apiKey } = await createAgent(testServer.url, ann);
-    const { socket, answer } = await agentSocket(testServer.url, apiKey);
-    sockets.push(socket);
+    const { api_key: apiKey } = await createAgent(world.server.url, ann);
+    const { socket, answer } = await agentSocket(world.server.url, apiKey);
+    world.closeAfterAll(socket);
     const devRoom = String((answer['agent'] as { dev_room_id: string }).dev_room_id);
     const inDevRoom = await postMessage(ann, devRoom, 'hello agent');
     socket.send({ type: 'add_reaction', message_id: inDevRoom.id, emoji: '👀' });

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatPresenceAnswer } from '@confab/client/protocol';
 import { databaseVariants } from './support/databases';
 import { createChat, registerUser, type RegisteredUser } from './support/fixtures';
 import { rawRequest } from './support/http';
-import { startTestServer, type TestServer } from './support/testServer';
-import { authenticatedSocket, type Frame, type TestSocket } from './support/wsClient';
+import { serverWithSockets } from './support/serverWithSockets';
+import type { Frame } from './support/wsClient';
 
 /**
  * Typing and presence (docs/CONTRACTS.md, Typing and presence) on the real server and both
@@ -14,30 +14,15 @@ import { authenticatedSocket, type Frame, type TestSocket } from './support/wsCl
 const variants = await databaseVariants();
 
 describe.each(variants)('typing and presence ($name)', (variant) => {
-  let testServer: TestServer;
-  const sockets: TestSocket[] = [];
-
-  beforeAll(async () => {
-    testServer = await startTestServer(variant);
-  });
-
-  afterAll(async () => {
-    await Promise.all(sockets.map((socket) => socket.close()));
-    await testServer?.close();
-  });
-
-  const socketOf = async (user: RegisteredUser) => {
-    const socket = await authenticatedSocket(testServer.url, user.pb.authStore.token);
-    sockets.push(socket);
-    return socket;
-  };
+  const world = serverWithSockets(variant);
+  const { socketOf } = world;
   const typingIn = (chatId: string) => (frame: Frame) => frame.type === 'typing' && frame['chat_id'] === chatId;
   const presenceOf = (user: RegisteredUser, chatId: string, as?: RegisteredUser) =>
-    rawRequest(testServer.url, 'GET', `/api/chats/${chatId}/presence`, as === undefined ? {} : { token: as.pb.authStore.token });
+    rawRequest(world.server.url, 'GET', `/api/chats/${chatId}/presence`, as === undefined ? {} : { token: as.pb.authStore.token });
 
   it("sends who is typing to the chat's other joined sockets, never back to the typist", async () => {
-    const ann = await registerUser(testServer, { name: 'Ann Example' });
-    const bob = await registerUser(testServer);
+    const ann = await registerUser(world.server, { name: 'Ann Example' });
+    const bob = await registerUser(world.server);
     const chat = await createChat(ann, { participants: [bob.record.id] });
     const annSocket = await socketOf(ann);
     const annOtherTab = await socketOf(ann);
@@ -50,8 +35,8 @@ describe.each(variants)('typing and presence ($name)', (variant) => {
   });
 
   it('drops a person’s further typing frames within the throttle window, and lets one through after they send', async () => {
-    const ann = await registerUser(testServer);
-    const bob = await registerUser(testServer);
+    const ann = await registerUser(world.server);
+    const bob = await registerUser(world.server);
     const chat = await createChat(ann, { participants: [bob.record.id] });
     const annSocket = await socketOf(ann);
     const bobSocket = await socketOf(bob);
@@ -67,9 +52,9 @@ describe.each(variants)('typing and presence ($name)', (variant) => {
   });
 
   it("refuses a stranger's typing frame with an error and broadcasts nothing; a participant must join first", async () => {
-    const ann = await registerUser(testServer);
-    const bob = await registerUser(testServer);
-    const stranger = await registerUser(testServer);
+    const ann = await registerUser(world.server);
+    const bob = await registerUser(world.server);
+    const stranger = await registerUser(world.server);
     const chat = await createChat(ann, { participants: [bob.record.id] });
     const bobSocket = await socketOf(bob);
     await bobSocket.join(chat.id);
@@ -85,9 +70,9 @@ describe.each(variants)('typing and presence ($name)', (variant) => {
   });
 
   it('answers who of a chat is online to its participants, and tells them live when someone comes and goes', async () => {
-    const ann = await registerUser(testServer);
-    const bob = await registerUser(testServer);
-    const stranger = await registerUser(testServer);
+    const ann = await registerUser(world.server);
+    const bob = await registerUser(world.server);
+    const stranger = await registerUser(world.server);
     const chat = await createChat(ann, { participants: [bob.record.id] });
     const annSocket = await socketOf(ann);
     const eventually = async (check: () => Promise<void>) => {

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatReadState } from '@confab/client/protocol';
 import { databaseVariants } from './support/databases';
 import { createChat, postMessage, registerUser, type RegisteredUser } from './support/fixtures';
 import { rawRequest } from './support/http';
-import { startTestServer, type TestServer } from './support/testServer';
-import { authenticatedSocket, type Frame, type TestSocket } from './support/wsClient';
+import { serverWithSockets } from './support/serverWithSockets';
+import type { Frame } from './support/wsClient';
 
 /**
  * Unread state (docs/CONTRACTS.md, Unread state): read positions per person and chat, counts in
@@ -14,23 +14,8 @@ import { authenticatedSocket, type Frame, type TestSocket } from './support/wsCl
 const variants = await databaseVariants();
 
 describe.each(variants)('unread state ($name)', (variant) => {
-  let testServer: TestServer;
-  const sockets: TestSocket[] = [];
-
-  beforeAll(async () => {
-    testServer = await startTestServer(variant);
-  });
-
-  afterAll(async () => {
-    await Promise.all(sockets.map((socket) => socket.close()));
-    await testServer?.close();
-  });
-
-  const socketOf = async (user: RegisteredUser) => {
-    const socket = await authenticatedSocket(testServer.url, user.pb.authStore.token);
-    sockets.push(socket);
-    return socket;
-  };
+  const world = serverWithSockets(variant);
+  const { socketOf } = world;
   const stateIn = async (user: RegisteredUser, chatId: string) => {
     const chat = await user.pb.collection('chats').getOne(chatId);
     return { last_read_seq: chat['last_read_seq'], unread_count: chat['unread_count'], mention_count: chat['mention_count'], muted: chat['muted'] };
@@ -40,7 +25,7 @@ describe.each(variants)('unread state ($name)', (variant) => {
     return chats.find((chat) => chat.id === chatId);
   };
   const post = (user: RegisteredUser | undefined, chatId: string, path: 'read' | 'mute', body: unknown) =>
-    rawRequest(testServer.url, 'POST', `/api/chats/${chatId}/${path}`, { body, ...(user === undefined ? {} : { token: user.pb.authStore.token }) });
+    rawRequest(world.server.url, 'POST', `/api/chats/${chatId}/${path}`, { body, ...(user === undefined ? {} : { token: user.pb.authStore.token }) });
   /** Waits for the after-post work (the author's position, mentions, frames), which runs after the send is answered. */
   const eventually = async (check: () => Promise<void>) => {
     const deadline = Date.now() + 5_000;
@@ -55,8 +40,8 @@ describe.each(variants)('unread state ($name)', (variant) => {
   };
 
   it('starts a new participant at the newest message: the history they join is not unread', async () => {
-    const ann = await registerUser(testServer);
-    const bob = await registerUser(testServer);
+    const ann = await registerUser(world.server);
+    const bob = await registerUser(world.server);
     const chat = await createChat(ann, { name: 'History' });
     for (const text of ['one', 'two', 'three']) await postMessage(ann, chat.id, text);
     await ann.pb.collection('chats').update(chat.id, { 'participants+': bob.record.id });
@@ -73,8 +58,8 @@ describe.each(variants)('unread state ($name)', (variant) => {
   });
 
   it("counts others' messages and mentions of me, never my own, and tells my sessions live", async () => {
-    const ann = await registerUser(testServer);
-    const bob = await registerUser(testServer);
+    const ann = await registerUser(world.server);
+    const bob = await registerUser(world.server);
     const chat = await createChat(ann, { name: 'Launch Plan', participants: [bob.record.id] });
     const bobsOtherTab = await socketOf(bob);
     await postMessage(ann, chat.id, 'first');
@@ -111,8 +96,8 @@ describe.each(variants)('unread state ($name)', (variant) => {
   });
 
   it('moves the position over the socket with mark_read, for every session of the person', async () => {
-    const ann = await registerUser(testServer);
-    const bob = await registerUser(testServer);
+    const ann = await registerUser(world.server);
+    const bob = await registerUser(world.server);
     const chat = await createChat(ann, { participants: [bob.record.id] });
     for (const text of ['a', 'b', 'c']) await postMessage(ann, chat.id, text);
     const tabOne = await socketOf(bob);
@@ -127,7 +112,7 @@ describe.each(variants)('unread state ($name)', (variant) => {
     expect(await tabOne.nextOfType('error')).toMatchObject({ code: 'invalid_frame', message: 'seq must be a non-negative integer', ref: chat.id });
     tabOne.send({ type: 'mark_read', chat_id: chat.id, seq: '3' });
     expect(await tabOne.nextOfType('error')).toMatchObject({ code: 'invalid_frame', ref: chat.id });
-    const stranger = await registerUser(testServer);
+    const stranger = await registerUser(world.server);
     const strangerSocket = await socketOf(stranger);
     strangerSocket.send({ type: 'mark_read', chat_id: chat.id, seq: 3 });
     expect(await strangerSocket.nextOfType('error')).toMatchObject({ code: 'not_a_participant', ref: chat.id });
@@ -135,8 +120,8 @@ describe.each(variants)('unread state ($name)', (variant) => {
   });
 
   it('mutes and unmutes a chat for one person only', async () => {
-    const ann = await registerUser(testServer);
-    const bob = await registerUser(testServer);
+    const ann = await registerUser(world.server);
+    const bob = await registerUser(world.server);
     const chat = await createChat(ann, { participants: [bob.record.id] });
     const muted = await post(bob, chat.id, 'mute', { muted: true });
     expect(muted.status).toBe(200);
@@ -150,8 +135,8 @@ describe.each(variants)('unread state ($name)', (variant) => {
   });
 
   it('refuses bad input with field errors, strangers with 404 and guests with 401', async () => {
-    const ann = await registerUser(testServer);
-    const stranger = await registerUser(testServer);
+    const ann = await registerUser(world.server);
+    const stranger = await registerUser(world.server);
     const chat = await createChat(ann);
     for (const seq of [-1, 1.5, '2', null, undefined]) {
       const answer = await post(ann, chat.id, 'read', seq === undefined ? {} : { seq });
@@ -173,13 +158,13 @@ describe.each(variants)('unread state ($name)', (variant) => {
     expect((await post(undefined, chat.id, 'read', { seq: 0 })).status).toBe(401);
     expect((await post(undefined, chat.id, 'mute', { muted: true })).status).toBe(401);
     // Nothing was written for the stranger.
-    const rows = await testServer.probe.rows('select user_id from chat_reads where chat_id = $1', [chat.id]);
+    const rows = await world.server.probe.rows('select user_id from chat_reads where chat_id = $1', [chat.id]);
     expect(rows.map((row) => row['user_id'])).toEqual([ann.record.id]);
   });
 
   it('answers each chat of the list with its own counts', async () => {
-    const ann = await registerUser(testServer);
-    const bob = await registerUser(testServer);
+    const ann = await registerUser(world.server);
+    const bob = await registerUser(world.server);
     const chats = [];
     for (let index = 0; index < 4; index += 1) chats.push(await createChat(ann, { name: `Chat ${index}`, participants: [bob.record.id] }));
     for (const [index, chat] of chats.entries()) {
@@ -196,7 +181,7 @@ describe.each(variants)('unread state ($name)', (variant) => {
   });
 
   it('leaves the read state out (and uncounted) when `fields` does not ask for it', async () => {
-    const ann = await registerUser(testServer);
+    const ann = await registerUser(world.server);
     const chat = await createChat(ann, { name: 'Plain' });
     const plain = await ann.pb.collection('chats').getOne(chat.id, { fields: 'id,name,last_seq' });
     expect(plain).toEqual({ id: chat.id, name: 'Plain', last_seq: 0 });
