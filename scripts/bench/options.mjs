@@ -18,15 +18,28 @@ export const defaults = Object.freeze({
   only: 'both', // 'bare' | 'confab' | 'both'
 });
 
-/** @param {string[]} argv */
-export function parseOptions(argv) {
-  const options = { ...defaults };
+/**
+ * `--name=value` options of a bench script over its defaults: a number default takes a positive
+ * integer; an unknown option or a bad number throws, naming it. Every bench script reads its options so.
+ * @template {Record<string, number | string>} T
+ * @param {string[]} argv
+ * @param {T} benchDefaults
+ * @returns {T}
+ */
+export function parseBenchOptions(argv, benchDefaults) {
+  const options = { ...benchDefaults };
   for (const argument of argv) {
     const match = /^--([a-zA-Z]+)=(.+)$/.exec(argument);
-    if (!match || !(match[1] in defaults)) throw new Error(`unknown option ${argument}; known: ${Object.keys(defaults).join(', ')}`);
+    if (!match || !(match[1] in benchDefaults)) throw new Error(`unknown option ${argument}; known: ${Object.keys(benchDefaults).map((name) => `--${name}`).join(', ')}`);
     const [, name, value] = match;
-    options[name] = typeof defaults[name] === 'number' ? positiveInteger(name, value) : value;
+    options[name] = typeof benchDefaults[name] === 'number' ? positiveInteger(name, value) : value;
   }
+  return options;
+}
+
+/** @param {string[]} argv */
+export function parseOptions(argv) {
+  const options = parseBenchOptions(argv, defaults);
   if (!['bare', 'confab', 'both'].includes(options.only)) throw new Error('--only must be bare, confab or both');
   options.senders = Math.min(options.senders, options.clients);
   return options;

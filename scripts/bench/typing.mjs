@@ -14,24 +14,16 @@ import { fileURLToPath } from 'node:url';
 import { connectClients } from './clients.mjs';
 import { setUpConfab } from './confabSetup.mjs';
 import { formatTable, percentile } from './stats.mjs';
+import { parseBenchOptions } from './options.mjs';
 
-const known = ['typists', 'messages', 'paceMs', 'keystrokeMs', 'rounds', 'timeoutMs'];
-const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=')));
-for (const name of Object.keys(args)) if (!known.includes(name)) throw new Error(`unknown option --${name}; known: ${known.map((option) => `--${option}`).join(', ')}`);
-const number = (name, fallback) => {
-  if (args[name] === undefined) return fallback;
-  const value = Number(args[name]);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer`);
-  return value;
-};
-const options = {
-  typists: number('typists', 50),
-  messages: number('messages', 150),
-  paceMs: number('paceMs', 100),
-  keystrokeMs: number('keystrokeMs', 150),
-  rounds: number('rounds', 2),
-  timeoutMs: number('timeoutMs', 10 * 60_000),
-};
+const options = parseBenchOptions(process.argv.slice(2), {
+  typists: 50,
+  messages: 150,
+  paceMs: 100,
+  keystrokeMs: 150,
+  rounds: 2,
+  timeoutMs: 10 * 60_000,
+});
 const target = 1.2;
 const log = (text) => console.error(`[bench:typing] ${text}`);
 

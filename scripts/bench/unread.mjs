@@ -13,23 +13,15 @@ import { httpClient } from './dropsHttp.mjs';
 import { formatTable, kib, percentile } from './stats.mjs';
 import { explainReadState } from './unreadQuery.mjs';
 import { expectedStates, seedUnread, tableCounts } from './unreadSeed.mjs';
+import { parseBenchOptions } from './options.mjs';
 
-const known = ['chats', 'messages', 'requests', 'warmup', 'timeoutMs'];
-const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=')));
-for (const name of Object.keys(args)) if (!known.includes(name)) throw new Error(`unknown option --${name}; known: ${known.map((option) => `--${option}`).join(', ')}`);
-const number = (name, fallback) => {
-  if (args[name] === undefined) return fallback;
-  const value = Number(args[name]);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive integer`);
-  return value;
-};
-const options = {
-  chats: number('chats', 500),
-  messages: number('messages', 10_000),
-  requests: number('requests', 200),
-  warmup: number('warmup', 20),
-  timeoutMs: number('timeoutMs', 15 * 60_000),
-};
+const options = parseBenchOptions(process.argv.slice(2), {
+  chats: 500,
+  messages: 10_000,
+  requests: 200,
+  warmup: 20,
+  timeoutMs: 15 * 60_000,
+});
 const target = 2;
 const password = 'bench unread password';
 const log = (text) => console.error(`[bench:unread] ${text}`);
