@@ -7,7 +7,7 @@ import type { AgentNoticeReason, AgentRef, AgentSearchHit, AgentView } from './p
 import type { NotifyLevel } from './protocol/notifications';
 import type { BookmarkAnswer, ChatDropsAnswer, DropListAnswer, LikeAnswer, WireDrop } from './protocol/drops';
 import type { ReactionSummary } from './protocol/reactions';
-import type { ReplyPreview } from './protocol';
+import type { MessageAfterwards, ReplyPreview } from './protocol';
 import type { MessageFile, SystemLine } from './protocol/announcements';
 
 /** Fields every record of the record API carries. */
@@ -121,7 +121,7 @@ export interface MessageRecord extends BaseRecord {
 }
 
 /** The message form the chat screens work with (docs/PRODUCT.md §3 "Normalised form"). */
-export interface NormalizedMessage {
+export interface NormalizedMessage extends MessageAfterwards {
   message_id: string;
   chat_id: string;
   author_id: string;
@@ -134,24 +134,6 @@ export interface NormalizedMessage {
   client_id?: string;
   /** True when the author is an agent (docs/PRODUCT.md §1: agent messages are marked as agent authors). */
   is_agent?: boolean;
-  /** When the author last edited it (PocketBase datetime); absent when never edited. */
-  edited_at?: string;
-  /** When it was deleted: its content is then '' and it shows nothing (or "This message was deleted"). */
-  deleted_at?: string;
-  /** Emoji reactions, absent when none (docs/CONTRACTS.md, Reactions). */
-  reactions?: ReactionSummary[];
-  /** The version of `reactions`: a summary with a lower one is older and never applied. */
-  reactions_version?: number;
-  /** The first message of the thread it replies to (docs/CONTRACTS.md, Replies); absent on others. */
-  reply_to?: string;
-  /** What it quotes of its original (author and first line; `deleted` once that is gone). */
-  reply_to_preview?: ReplyPreview;
-  /** How many replies it has; absent while none. */
-  reply_count?: number;
-  /** A file message's file (message_type 'file'). */
-  file?: MessageFile;
-  /** A system line's change (message_type 'system'): shown as a line of its own, never as markdown. */
-  system?: SystemLine;
 }
 
 /**

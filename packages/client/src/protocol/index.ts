@@ -31,21 +31,12 @@ export { notifyLevels, notificationPreviewLength, notificationRefusals } from '.
 export type * from './reactions';
 export { reactionLimits, reactionTexts } from './reactions';
 
-/** The message as the gateway sends it (the normalised message form of docs/PRODUCT.md §3). */
-export interface WireMessage {
-  message_id: string;
-  chat_id: string;
-  author_id: string;
-  author_name: string;
-  author_username: string;
-  content: string;
-  /** ISO 8601 / PocketBase datetime of creation. */
-  created_at: string;
-  message_type: 'regular' | 'email' | 'search' | 'file' | 'system' | (string & {});
-  /** Per-chat sequence number (1, 2, 3 … without gaps) assigned by the server: the order of a chat. */
-  seq: number;
-  /** True when the author is an agent. */
-  is_agent: boolean;
+/**
+ * What a message gains after it is sent (edits, deletion, reactions, replies) and what file
+ * messages and system lines carry: the same optional fields on the wire and in the client's
+ * normalised message.
+ */
+export interface MessageAfterwards {
   /** When the author last edited it; absent when never edited. */
   edited_at?: string;
   /** When it was deleted (its content is then ''); absent while it stands. */
@@ -66,8 +57,25 @@ export interface WireMessage {
   /** A file message's file (message_type 'file'); `deleted` once the file is gone. */
   file?: MessageFile;
   /** A system line's structured change (message_type 'system'). */
-  system?: SystemLine;
+  system?: SystemLine;}
+
+/** The message as the gateway sends it (the normalised message form of docs/PRODUCT.md §3). */
+export interface WireMessage extends MessageAfterwards {
+  message_id: string;
+  chat_id: string;
+  author_id: string;
+  author_name: string;
+  author_username: string;
+  content: string;
+  /** ISO 8601 / PocketBase datetime of creation. */
+  created_at: string;
+  message_type: 'regular' | 'email' | 'search' | 'file' | 'system' | (string & {});
+  /** Per-chat sequence number (1, 2, 3 … without gaps) assigned by the server: the order of a chat. */
+  seq: number;
+  /** True when the author is an agent. */
+  is_agent: boolean;
 }
+
 
 /** The compact quote a reply shows of its original: who wrote it and its first line. */
 export interface ReplyPreview {
