@@ -12,7 +12,7 @@ import { startTestServer, type TestServer } from './support/testServer';
  */
 const variants = await databaseVariants();
 
-const agentFrameTypes = ['authenticate_with_api_key', 'mention_ack', 'stream_start', 'stream_append', 'stream_end', 'agent_status', 'send_message', 'join_chat'];
+const agentFrameTypes = ['authenticate_with_api_key', 'mention_ack', 'stream_start', 'stream_append', 'stream_end', 'agent_status', 'send_message', 'join_chat', 'add_reaction', 'remove_reaction', 'edit_message', 'delete_message', 'typing', 'mark_read'];
 const anyValue = fc.oneof(fc.string({ maxLength: 200 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), { maxKeys: 3 }));
 const frameArbitrary = fc.record(
   {
@@ -24,6 +24,10 @@ const frameArbitrary = fc.record(
     content: anyValue,
     client_id: anyValue,
     api_key: anyValue,
+    message_id: anyValue,
+    emoji: fc.oneof(anyValue, fc.constantFrom('👍', '👍🏽', '🇫🇷', '👨‍👩‍👧', '\u200d', '👍👍', '\ud83d')),
+    reply_to: anyValue,
+    seq: anyValue,
   },
   { requiredKeys: ['type'] },
 );
