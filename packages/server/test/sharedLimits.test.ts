@@ -25,8 +25,7 @@ describe.runIf(runnable)('limits shared by two instances through Redis', () => {
 
   beforeAll(async () => {
     cluster = await startCluster(postgres!.baseUrl!, {
-      // A secret of this run only: the limits' Redis namespace derives from it, so runs never mix.
-      secret: `limits-cluster-${Math.random().toString(36).slice(2)}`,
+      secret: 'limits-cluster',
       now,
       signupsPerIpPerHour: 6, messagesPerUserPerSecond: 2, temporaryAccountsPerIpPerHour: 2, uploadMegabytesPerUserPerHour: 1, agentsPerUserPerHour: 2,
     });

@@ -15,13 +15,19 @@ export interface Cluster {
 
 /**
  * Two confab-server instances on one PostgreSQL (a fresh schema) and one Redis, as behind a load
- * balancer, each with its own data dir. `options` go to both: they must share `secret` (a token
- * or a ciphertext from one is valid on the other, and the Redis namespace derives from it).
+ * balancer, each with its own data dir. `options` go to both: they share `secret` (a token or a
+ * ciphertext from one is valid on the other). The shared Redis namespace derives from the secret
+ * and Redis outlives a test run, so the secret gets this cluster's own suffix: counts (sign-ups per
+ * address, mails per hour…) never carry over from an earlier run or another test file.
  */
 export async function startCluster(postgresBaseUrl: string, options: ServerOptions & { secret: string }): Promise<Cluster> {
   const schema = `test_cluster_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const dataDirs = [mkdtempSync(join(tmpdir(), 'confab-a-')), mkdtempSync(join(tmpdir(), 'confab-b-'))];
-  const shared: ServerOptions = { port: 0, host: '127.0.0.1', databaseUrl: `${postgresBaseUrl}?schema=${schema}`, redisUrl, smtpUrl: '', ...options };
+  const shared: ServerOptions = {
+    port: 0, host: '127.0.0.1', databaseUrl: `${postgresBaseUrl}?schema=${schema}`, redisUrl, smtpUrl: '',
+    ...options,
+    secret: `${options.secret}-${schema}`,
+  };
   const a = await startServer({ ...shared, dataDir: dataDirs[0] });
   const b = await startServer({ ...shared, dataDir: dataDirs[1] });
   return {
