@@ -71,13 +71,19 @@ describeBrowser('replies and threads', () => {
     await composer.press('Enter');
     await thread.getByRole('list', { name: 'Replies' }).getByText('Great, table for two').waitFor();
     await annTab.page.getByRole('log', { name: 'Messages' }).getByRole('button', { name: '2 replies' }).waitFor();
+
+    // Ann deletes her reply while Bob's thread is open: it leaves his panel at once.
+    const annReply = await ann.pb.collection('messages').getFirstListItem(ann.pb.filter('chat = {:chat} && seq = 2', { chat: chat.id }));
+    await ann.pb.collection('messages').delete(annReply.id);
+    await thread.getByRole('list', { name: 'Replies' }).getByText('Yes, see you there').waitFor({ state: 'detached' });
+    await thread.getByRole('list', { name: 'Replies' }).getByText('Great, table for two').waitFor();
     await bobTab.page.keyboard.press('Escape');
     await thread.waitFor({ state: 'detached' });
 
     const stored = await ann.pb.collection('messages').getFullList({ filter: ann.pb.filter('chat = {:chat}', { chat: chat.id }), sort: 'seq' });
     expect(stored.map((message) => [message['content'], message['reply_to'] === stored[0]!.id, message['reply_count']])).toEqual([
       ['Lunch at 12?', false, 2],
-      ['Yes, see you there', true, 0],
+      ['', true, 0],
       ['Great, table for two', true, 0],
     ]);
   });

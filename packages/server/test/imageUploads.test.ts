@@ -80,13 +80,15 @@ describe.each(variants)('image uploads ($name)', (variant) => {
       const refused = await upload(withImages.url, ann, chat.id, name, 'GIF89a');
       expect(refused.status).toBe(400);
       expect(refused.body).toMatchObject({ data: { file: { code: 'validation_invalid_file_type' } } });
+      // The refusal lists what this server takes: the spec's formats, then the operator's images.
+      expect(String(refused.body['message'])).toMatch(/ Supported formats: \.pdf, .*, \.flac, \.png, \.jpg$/);
     }
 
     const bob = await registerUser(plain);
     const plainChat = await createChat(bob);
     const unlisted = await upload(plain.url, bob, plainChat.id, 'chart.png', pngBytes);
     expect(unlisted.status).toBe(400);
-    expect(String(unlisted.body['message'])).toMatch(/^Unsupported file format: \.png\./);
+    expect(String(unlisted.body['message'])).toMatch(/^Unsupported file format: \.png\. Supported formats: .*\.flac$/);
     expect((await rawRequest(plain.url, 'GET', '/api/config')).body).toMatchObject({ upload_extensions: [] });
   });
 });

@@ -78,6 +78,20 @@ describe.each(variants)('system lines ($name)', (variant) => {
     expect(items[1]).toMatchObject({ system: { kind: 'renamed', name: 'Q3 plans' }, file: null });
   });
 
+  it('writes at most a burst of 30 lines for a chat renamed in a loop; every rename still happens', async () => {
+    const { ann, chat } = await annWithSocket();
+    for (let index = 1; index <= 40; index += 1) {
+      expect((await call(ann, 'PATCH', chatPath(chat.id), { name: `Name ${index}` })).status).toBe(200);
+    }
+    expect(((await call(ann, 'GET', chatPath(chat.id))).body as { name: string }).name).toBe('Name 40');
+    const list = await call(ann, 'GET', `/api/collections/messages/records?perPage=100&sort=seq&filter=${encodeURIComponent(`chat='${chat.id}'`)}`);
+    const lines = (list.body as { items: Record<string, unknown>[] }).items;
+    // A few may refill while the loop runs (one each 5 s), never all 40.
+    expect(lines.length).toBeGreaterThanOrEqual(30);
+    expect(lines.length).toBeLessThan(33);
+    expect(lines[0]).toMatchObject({ message_type: 'system', content: 'Ann renamed the chat to Name 1' });
+  });
+
   it('tells who joined by a share link, by username and who left; joiners and caught-up readers get no badge', async () => {
     const { ann, bob, chat, annSocket } = await annWithSocket();
     const carol = await registerUser(testServer, { name: 'Carol' });

@@ -7,7 +7,7 @@ import { displayNameOf } from '../records';
 import type { ConfabStore } from '../store/createConfabStore';
 import type { ChatRecord, ClientMessage, MessageRecord, UserRecord } from '../types';
 import { validateMessage } from '../validation/content';
-import { changedAt, changeMessages, contiguousSeq, mergeMessages, oldestSeq, updateUnconfirmed, type QuoteOf } from './mergeMessages';
+import { changedAt, changeMessages, changeThread, contiguousSeq, mergeMessages, oldestSeq, updateUnconfirmed, type QuoteOf } from './mergeMessages';
 import { messageFromRecord, messageFromWire } from './normalize';
 import { Outbox } from './outbox';
 import { applyReactionSummary, toggledSummary } from './reactions';
@@ -117,7 +117,10 @@ export class MessagesService {
     });
     realtime.on('message_deleted', ({ chat_id, message_id, seq, deleted_at }) => {
       if (chat_id !== this.openChatId) return;
-      const held = this.dependencies.store.getState().messages.find((message) => message.seq === seq && message.message_id === message_id);
+      const { messages, thread } = this.dependencies.store.getState();
+      // A reply older than the loaded pages is held only by the open thread.
+      const held = [...messages, ...(thread?.replies ?? []), ...(thread?.original ? [thread.original] : [])]
+        .find((message) => message.seq === seq && message.message_id === message_id);
       if (held !== undefined) this.applyChanges([{ ...held, content: '', deleted_at }]);
       else this.noteChange(deleted_at);
     });
@@ -311,7 +314,8 @@ export class MessagesService {
 
   /** Deletes a message (its author, or an admin of the chat); it leaves the list at once. */
   async remove(messageId: string): Promise<void> {
-    const held = this.dependencies.store.getState().messages.find((message) => message.message_id === messageId);
+    const { messages, thread } = this.dependencies.store.getState();
+    const held = [...messages, ...(thread?.replies ?? [])].find((message) => message.message_id === messageId);
     try {
       await this.dependencies.pb.collection(messagesCollection).delete(messageId);
     } catch (error) {
@@ -521,7 +525,8 @@ export class MessagesService {
     if (fromServer) for (const message of changed) this.noteChange(changedAt(message));
     this.dependencies.store.setState((state) => {
       const messages = changeMessages(state.messages, changed, this.quoteOf);
-      return messages === state.messages ? {} : { messages };
+      const thread = changeThread(state.thread, changed);
+      return { ...(messages === state.messages ? {} : { messages }), ...(thread === state.thread ? {} : { thread }) };
     });
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ClientMessage } from '../types';
-import { changeMessages, contiguousSeq, mergeMessages, oldestSeq, updateUnconfirmed } from './mergeMessages';
+import type { ClientMessage, ThreadState } from '../types';
+import { threadReplies } from './threads';
+import { changeMessages, changeThread, contiguousSeq, mergeMessages, oldestSeq, updateUnconfirmed } from './mergeMessages';
 
 function message(seq: number | null, overrides: Partial<ClientMessage> = {}): ClientMessage {
   return {
@@ -68,5 +69,30 @@ describe('changeMessages and file messages', () => {
     const changed = changeMessages(current, [message(1, { message_type: 'file', content: 'shared sales.csv', file: { ...file, deleted: true } })]);
     expect(changed[0]?.file).toEqual({ ...file, deleted: true });
     expect(changeMessages(changed, [message(1, { message_type: 'file', content: 'shared sales.csv', file })])).toBe(changed);
+  });
+});
+
+describe('an open thread under edits and deletions', () => {
+  const original = message(1);
+  const olderReply = message(2, { reply_to: 'm1', content: 'older reply' });
+  const liveReply = message(40, { reply_to: 'm1', content: 'live reply' });
+  const thread: ThreadState = { chat_id: 'chat1', original_id: 'm1', original, replies: [olderReply, liveReply], loading: false, error: null };
+  const deleted = (held: ClientMessage) => ({ ...held, content: '', deleted_at: '2026-01-01 00:05:00.000Z' });
+
+  it('changeThread deletes and edits a reply only the thread holds (older than the loaded pages), and the original', () => {
+    const afterDeletion = changeThread(thread, [deleted(olderReply)])!;
+    expect(afterDeletion.replies.map((reply) => reply.deleted_at !== undefined)).toEqual([true, false]);
+    const edited = { ...original, content: 'edited', edited_at: '2026-01-01 00:06:00.000Z' };
+    expect(changeThread(thread, [edited])!.original?.content).toBe('edited');
+    expect(changeThread(thread, [message(99)])).toBe(thread);
+    expect(changeThread(null, [deleted(olderReply)])).toBeNull();
+  });
+
+  it('threadReplies leaves out a reply the chat holds as deleted, though the thread loaded it before', () => {
+    const chatMessages = [message(39), deleted(liveReply)];
+    expect(threadReplies(thread.replies, chatMessages, 'm1').map((reply) => reply.content)).toEqual(['older reply']);
+    expect(threadReplies(changeThread(thread, [deleted(olderReply)])!.replies, chatMessages, 'm1')).toEqual([]);
+    // A live reply that is not deleted shows once, the chat's copy.
+    expect(threadReplies(thread.replies, [liveReply], 'm1').map((reply) => reply.content)).toEqual(['older reply', 'live reply']);
   });
 });

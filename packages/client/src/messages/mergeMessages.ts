@@ -1,5 +1,5 @@
 import type { ReplyPreview } from '../protocol';
-import type { ClientMessage } from '../types';
+import type { ClientMessage, ThreadState } from '../types';
 import { withReactions } from './reactions';
 
 /*
@@ -74,6 +74,18 @@ export function changeMessages(current: ClientMessage[], changed: ClientMessage[
     next[index] = newerReactions ? withReactions(updated, incoming.reactions ?? [], incoming.reactions_version ?? 0) : updated;
   });
   return quoteOf === undefined ? (next ?? current) : refreshQuotes(next ?? current, changed, quoteOf);
+}
+
+/**
+ * Edits and deletions applied to what the open thread loaded (replies older than the chat's loaded
+ * pages, and an original the chat does not hold), so a reply deleted while the thread is open
+ * goes at once. Returns the same thread when nothing it holds changed.
+ */
+export function changeThread(thread: ThreadState | null, changed: ClientMessage[]): ThreadState | null {
+  if (thread === null) return null;
+  const replies = changeMessages(thread.replies, changed);
+  const original = thread.original === null ? null : (changeMessages([thread.original], changed)[0] ?? null);
+  return replies === thread.replies && original === thread.original ? thread : { ...thread, replies, original };
 }
 
 /**

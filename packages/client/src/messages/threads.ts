@@ -65,9 +65,11 @@ export class Threads {
  * messages that reply to it (live, pending and failed ones included), by id, in order.
  */
 export function threadReplies(loaded: readonly ClientMessage[], messages: readonly ClientMessage[], originalId: string): ClientMessage[] {
-  const live = messages.filter((message) => message.reply_to === originalId && message.deleted_at === undefined);
-  const liveIds = new Set(live.map((message) => message.message_id));
-  const older = loaded.filter((message) => !liveIds.has(message.message_id) && message.deleted_at === undefined);
+  const replying = messages.filter((message) => message.reply_to === originalId);
+  const live = replying.filter((message) => message.deleted_at === undefined);
+  // The chat's copy wins, a deleted one included: the thread's loaded copy may predate the deletion.
+  const heldIds = new Set(replying.map((message) => message.message_id));
+  const older = loaded.filter((message) => !heldIds.has(message.message_id) && message.deleted_at === undefined);
   const confirmed = [...older, ...live.filter((message) => message.seq !== null)].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
   return [...confirmed, ...live.filter((message) => message.seq === null)];
 }

@@ -41,8 +41,9 @@ export const messages = {
   userIdRequiredForChat: 'User ID is required to create a chat',
   // §5 Upload
   supportedFormats,
-  unsupportedFileFormat: (extension: string) =>
-    `Unsupported file format: ${extension}. Supported formats: ${supportedFormats}`,
+  /** `added`: image types the operator allows besides (CONFAB_UPLOAD_EXTENSIONS), listed after the rest. */
+  unsupportedFileFormat: (extension: string, added: readonly string[] = []) =>
+    `Unsupported file format: ${extension}. Supported formats: ${[supportedFormats, ...added].join(', ')}`,
   fileTooLarge: (fileName: string) => `File ${fileName} is too large. Maximum size is 100MB.`,
   uploadFailed: (fileName: string, detail: string) => `Failed to upload ${fileName}: ${detail}`,
   // §5 Profile

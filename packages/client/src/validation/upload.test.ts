@@ -22,6 +22,8 @@ describe('validateUpload', () => {
     expect(validateUpload({ name: 'setup.exe', size: 10 })).toBe(`Unsupported file format: .exe. Supported formats: ${supported}`);
     expect(messages.unsupportedFileFormat('.zip')).toBe(`Unsupported file format: .zip. Supported formats: ${supported}`);
     expect(uploadExtensions.join(', ')).toBe(supported);
+    // Image types the server allows besides (its /api/config) are listed after them.
+    expect(validateUpload({ name: 'setup.exe', size: 10 }, ['.png', '.webp'])).toBe(`Unsupported file format: .exe. Supported formats: ${supported}, .png, .webp`);
   });
 
   it('names the whole file name when it has no extension', () => {

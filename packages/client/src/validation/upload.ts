@@ -38,7 +38,7 @@ export function isAudioFile(fileName: string): boolean {
  * `extraExtensions` images), then the 100 MB limit.
  */
 export function validateUpload(file: { name: string; size: number }, extraExtensions: readonly string[] = []): string | null {
-  if (!isAllowedUpload(file.name, extraExtensions)) return messages.unsupportedFileFormat(fileExtension(file.name) || file.name);
+  if (!isAllowedUpload(file.name, extraExtensions)) return messages.unsupportedFileFormat(fileExtension(file.name) || file.name, extraExtensions.filter(isImageExtension));
   if (file.size > constants.upload.maxSizeBytes) return messages.fileTooLarge(file.name);
   return null;
 }

@@ -72,6 +72,11 @@ export class Announcements {
     if (isAgent(actor)) return;
     const line: SystemLine = { ...change, actor: linePerson(actor) };
     await this.guarded(chatId, async () => {
+      const { rateLimits } = this.context;
+      if (!(await rateLimits.take(`system-lines:chat:${chatId}`, rateLimits.limits.systemLinesPerChat))) {
+        this.context.logger.info({ chatId, kind: line.kind }, 'system line left out: the chat changes faster than its lines may be written');
+        return;
+      }
       const row = await this.store(chatId, actor, { messageType: 'system', content: systemLineText(line), fileId: null, details: JSON.stringify(line) });
       await this.reads.systemLineStored(row);
     });

@@ -29,9 +29,9 @@ export function cleanOriginalName(clientName: string): string {
 
 /** Why an upload is refused: PocketBase-shaped field errors of the `file` field. */
 export const uploadProblems = {
-  unsupported: (extension: string): FieldError => ({
+  unsupported: (extension: string, addedImages: readonly string[] = []): FieldError => ({
     code: 'validation_invalid_file_type',
-    message: messages.unsupportedFileFormat(extension || '(none)'),
+    message: messages.unsupportedFileFormat(extension || '(none)', addedImages),
   }),
   mismatch: (extension: string): FieldError => ({
     code: 'validation_invalid_file_content',
@@ -55,7 +55,7 @@ export function uploadExtension(clientName: string): string {
  */
 export function refuseExtension(extension: string, addedExtensions: readonly string[] = []): ConfabServerError | undefined {
   const allowed = uploadExtensions.includes(extension) || (addedExtensions.includes(extension) && isImageExtension(extension));
-  return allowed ? undefined : refusal(uploadProblems.unsupported(extension));
+  return allowed ? undefined : refusal(uploadProblems.unsupported(extension, addedExtensions.filter(isImageExtension)));
 }
 
 /**

@@ -40,6 +40,12 @@ export function limitsOf(config: ServerConfig) {
     /** Developer agents a person creates (how many they may have at all is counted in the database). */
     agentsPerUser: { maximum: config.agentsPerUserPerHour, windowMs: hourMs },
     messagesPerUser: { perSecond: config.messagesPerUserPerSecond, burst: config.messagesPerUserPerSecond * 2 },
+    /**
+     * System lines per chat ('Ann renamed the chat…'): a burst of 30 changes, then one each 5 s.
+     * Past it the change is still made, only its line is left out, so renaming a chat in a loop
+     * cannot flood everyone's history and unread counts.
+     */
+    systemLinesPerChat: { perSecond: 0.2, burst: 30 },
     /** Requests to hosted agents per asking person and per chat (docs/SECURITY.md H11). */
     hostedAgentCallsPerUser: { maximum: config.agentCallsPerUserPerHour, windowMs: hourMs },
     hostedAgentCallsPerChat: { maximum: config.agentCallsPerChatPerHour, windowMs: hourMs },
