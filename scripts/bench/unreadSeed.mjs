@@ -2,7 +2,7 @@
 // (the server's migrations made the schema; the server is stopped meanwhile). Honest data: every
 // message is a row of `messages` with its seq, every chat's `last_seq` is its newest seq, read
 // positions are rows of `chat_reads` and mentions rows of `message_mentions`, as the server writes
-// them (migrations 001, 002, 012). Deterministic (a seeded PRNG).
+// them (migrations 001, 002, 012, 018). Deterministic (a seeded PRNG).
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { idOf, randomFrom, stamp } from './dropsSeed.mjs';
@@ -49,7 +49,7 @@ export function seedUnread(options) {
     participant: connection.prepare('insert into chat_participants (chat_id, user_id, position) values (?, ?, ?)'),
     admin: connection.prepare('insert into chat_admins (chat_id, user_id, position) values (?, ?, 0)'),
     read: connection.prepare('insert into chat_reads (chat_id, user_id, last_read_seq, muted, updated) values (?, ?, ?, ?, ?)'),
-    mention: connection.prepare('insert into message_mentions (user_id, chat_id, seq) values (?, ?, ?)'),
+    mention: connection.prepare('insert into message_mentions (user_id, chat_id, seq, created) values (?, ?, ?, ?)'),
     message: connection.prepare(
       `insert into messages (id, chat, author, content_encrypted, message_type, client_id, created, updated, seq) values (?, ?, ?, ?, 'regular', null, ?, ?, ?)`),
   };
@@ -93,8 +93,10 @@ export function seedUnread(options) {
       insert.admin.run(chat.id, chat.creator);
       insert.read.run(chat.id, reader.id, chat.position, chat.muted, stamp(chat.lastMs));
       insert.read.run(chat.id, chat.other, count, 0, stamp(chat.lastMs));
-      for (const seq of chat.mentionsOfReader) insert.mention.run(reader.id, chat.id, seq);
-      for (const seq of chat.mentionsOfOther) insert.mention.run(chat.other, chat.id, seq);
+      // A mention's time is its message's (below: message `seq` is stored at firstMs + seq minutes).
+      const mentionedAt = (seq) => stamp(chat.lastMs - count * minuteMs + seq * minuteMs);
+      for (const seq of chat.mentionsOfReader) insert.mention.run(reader.id, chat.id, seq, mentionedAt(seq));
+      for (const seq of chat.mentionsOfOther) insert.mention.run(chat.other, chat.id, seq, mentionedAt(seq));
     }
   })();
 

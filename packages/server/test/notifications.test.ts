@@ -145,6 +145,23 @@ describe.each(variants)('notifications ($name)', (variant) => {
     expect(latest).not.toContain('a ticket for you');
   });
 
+  it('mails nothing for a mention more than a day past the delay: the sweep reads one day of mentions', async () => {
+    const ann = await registerUser(testServer, { name: 'Ann' });
+    const cara = await registerUser(testServer, { name: 'Cara' });
+    const chat = await createChat(ann, { participants: [cara.record.id] });
+    // Stored while Cara's sweeps could not mail it (the clock jumps past the window at once).
+    await postMessage(ann, chat.id, `@${cara.username} old news`);
+    minutesPass(10 + 24 * 60 + 1);
+    await sweepsPass();
+    expect(mailsTo(cara)).toEqual([]);
+    // A fresh mention in the same chat is mailed, alone.
+    await postMessage(ann, chat.id, `@${cara.username} fresh`);
+    minutesPass(11);
+    const [mail] = await mailsArrive(cara, 1);
+    expect(mail).toContain('fresh');
+    expect(mail).not.toContain('old news');
+  });
+
   it('sends nothing for a mention read in time, nor to someone with an open session until it closes', async () => {
     const ann = await registerUser(testServer);
     const reader = await registerUser(testServer);

@@ -18,6 +18,13 @@ export interface OpenSessions {
 /** Batches one sweep handles at most; the rest wait for the next. */
 const batchesPerSweep = 200;
 
+/**
+ * How far back past the delay a sweep looks: a mention that could not be mailed for a day (a
+ * server down that long, a person online all day) is no longer news, and the bound keeps each
+ * sweep to a day of mentions.
+ */
+const lookbackMs = 24 * 60 * 60 * 1000;
+
 /** '2026-03-02 14:05:09.123Z' → '2026-03-02 14:05 UTC'. */
 function mailTime(timestamp: string): string {
   return `${timestamp.slice(0, 16)} UTC`;
@@ -66,8 +73,10 @@ export class MissedMentionMails {
   }
 
   private async sweep(): Promise<number> {
-    const cutoff = formatTimestamp(new Date(this.context.config.now().getTime() - this.options.delayMinutes * 60_000));
-    const batches = await this.context.store.missedMentions.due({ cutoff, agentTypes, excludedEmailDomain: temporaryEmailDomain, limit: batchesPerSweep });
+    const cutoffMs = this.context.config.now().getTime() - this.options.delayMinutes * 60_000;
+    const cutoff = formatTimestamp(new Date(cutoffMs));
+    const since = formatTimestamp(new Date(cutoffMs - lookbackMs));
+    const batches = await this.context.store.missedMentions.due({ since, cutoff, agentTypes, excludedEmailDomain: temporaryEmailDomain, limit: batchesPerSweep });
     let sent = 0;
     for (const batch of batches) {
       if (await this.sessions.hasOpenSession(batch.user_id)) continue;

@@ -68,7 +68,7 @@ export class ReadsService {
     );
     await Promise.all([
       this.context.store.reads.markRead(chatId, author.id, seq, row.created),
-      this.context.store.reads.addMentions(chatId, seq, mentioned.map((person) => person.user_id)),
+      this.context.store.reads.addMentions(chatId, seq, row.created, mentioned.map((person) => person.user_id)),
     ]);
     const mentionedIds = new Set(mentioned.map((person) => person.user_id));
     const recipients = participants.filter((person) => person.user_id !== author.id && isPerson(person.type));

@@ -247,6 +247,8 @@ export interface MessageMentionsTable {
   user_id: string;
   chat_id: string;
   seq: number;
+  /** The mentioning message's `created` (migration 018), for the missed-mention sweep's window. */
+  created: string;
 }
 
 /** A person's emoji reaction on a message (migration 014): one row per (message, user, emoji). */

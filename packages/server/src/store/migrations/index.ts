@@ -16,6 +16,7 @@ import { messageReactionsMigration } from './014_message_reactions';
 import { messageRepliesMigration } from './015_message_replies';
 import { fileAndSystemMessagesMigration } from './016_file_and_system_messages';
 import { notificationsMigration } from './017_notifications';
+import { mentionTimesMigration } from './018_mention_times';
 
 /** Migrations live in code (bundled by tsup), so no folder has to ship beside dist/. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '015_message_replies': messageRepliesMigration,
   '016_file_and_system_messages': fileAndSystemMessagesMigration,
   '017_notifications': notificationsMigration,
+  '018_mention_times': mentionTimesMigration,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

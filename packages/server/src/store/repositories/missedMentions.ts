@@ -9,6 +9,8 @@ export interface MissedMentionBatch {
   mailed_through_seq: number;
   /** The newest such mention: the claim moves mailed_through_seq here. */
   through_seq: number;
+  /** The sweep's window start: older mentions below through_seq are passed over, not mailed. */
+  since: string;
 }
 
 /** One mentioning message as the mail shows it. */
@@ -30,8 +32,12 @@ export interface MissedMentionMessage {
 export class MissedMentionsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Unread, unmailed, undeleted mentions stored at or before `cutoff`, one batch per person and chat. */
-  async due(options: { cutoff: string; agentTypes: readonly string[]; excludedEmailDomain: string; limit: number }): Promise<MissedMentionBatch[]> {
+  /**
+   * Unread, unmailed, undeleted mentions stored after `since` and at or before `cutoff`, one batch
+   * per person and chat. The window walks message_mentions' `created` index, so a sweep reads the
+   * mentions of that window only, however many were ever made.
+   */
+  async due(options: { since: string; cutoff: string; agentTypes: readonly string[]; excludedEmailDomain: string; limit: number }): Promise<MissedMentionBatch[]> {
     const rows = await this.db
       .selectFrom('message_mentions as mention')
       .innerJoin('chat_reads as reads', (join) => join.onRef('reads.chat_id', '=', 'mention.chat_id').onRef('reads.user_id', '=', 'mention.user_id'))
@@ -43,7 +49,8 @@ export class MissedMentionsRepository {
       .select((eb) => ['mention.user_id as user_id', 'mention.chat_id as chat_id', 'reads.mailed_through_seq as mailed_through_seq', eb.fn.max('mention.seq').as('through_seq')])
       .whereRef('mention.seq', '>', 'reads.last_read_seq')
       .whereRef('mention.seq', '>', 'reads.mailed_through_seq')
-      .where('message.created', '<=', options.cutoff)
+      .where('mention.created', '>', options.since)
+      .where('mention.created', '<=', options.cutoff)
       .where('message.deleted_at', 'is', null)
       .where('person.email_notifications', '=', 1)
       .where('person.type', 'not in', [...options.agentTypes])
@@ -52,7 +59,9 @@ export class MissedMentionsRepository {
       .groupBy(['mention.user_id', 'mention.chat_id', 'reads.mailed_through_seq'])
       .limit(options.limit)
       .execute();
-    return rows.map((row) => ({ user_id: row.user_id, chat_id: row.chat_id, mailed_through_seq: Number(row.mailed_through_seq), through_seq: Number(row.through_seq) }));
+    return rows.map((row) => ({
+      user_id: row.user_id, chat_id: row.chat_id, mailed_through_seq: Number(row.mailed_through_seq), through_seq: Number(row.through_seq), since: options.since,
+    }));
   }
 
   /**
@@ -93,6 +102,7 @@ export class MissedMentionsRepository {
       .where('mention.chat_id', '=', batch.chat_id)
       .where('mention.seq', '>', batch.mailed_through_seq)
       .where('mention.seq', '<=', batch.through_seq)
+      .where('mention.created', '>', batch.since)
       .whereRef('mention.seq', '>', 'reads.last_read_seq')
       .where('message.deleted_at', 'is', null)
       .orderBy('message.seq')

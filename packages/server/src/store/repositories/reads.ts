@@ -133,11 +133,11 @@ export class ReadsRepository {
   }
 
   /** Notes who a stored message mentions (participants only, the caller's choice). */
-  async addMentions(chatId: string, seq: number, userIds: readonly string[]): Promise<void> {
+  async addMentions(chatId: string, seq: number, created: string, userIds: readonly string[]): Promise<void> {
     if (userIds.length === 0) return;
     await this.db
       .insertInto('message_mentions')
-      .values(userIds.map((userId) => ({ user_id: userId, chat_id: chatId, seq })))
+      .values(userIds.map((userId) => ({ user_id: userId, chat_id: chatId, seq, created })))
       .onConflict((conflict) => conflict.doNothing())
       .execute();
   }
