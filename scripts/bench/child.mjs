@@ -13,6 +13,8 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 export async function startServerChild(kind, env = {}) {
   const execArgv = ['--expose-gc'];
   if (kind === 'confab') execArgv.push('--conditions=@confab/source', '--import', 'tsx');
+  // BENCH_CPU_PROFILE_DIR=/tmp/profiles: the server writes a .cpuprofile there when it stops.
+  if (process.env.BENCH_CPU_PROFILE_DIR) execArgv.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`);
   const child = fork(fileURLToPath(new URL(`./servers/${kind}.mjs`, import.meta.url)), [], {
     cwd: root,
     execArgv,
