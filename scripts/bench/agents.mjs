@@ -2,10 +2,11 @@
 // `pnpm bench:agents`: developer agents under load (docs/CONTRACTS.md, Agents). One confab-server
 // (SQLite, from source) in a child process on 127.0.0.1; 100 developer agents connected through
 // the SDK (`connectAgent` of @confab/client/agent) and 50 chats of 5 people, each person with a
-// socket joined to each of their chats. Two phases at the same pace (1,000 messages a minute
-// across the chats, from a random person of the chat):
-//   plain:    messages mentioning nobody; p99 from a person's send to the other people's screens.
-//   mentions: each message mentions one of the chat's two agents; the agent's handler answers at
+// socket joined to each of their chats. Two phases at the same load, each message from a random
+// person of a random chat:
+//   plain:    2,000 messages a minute mentioning nobody (as many as questions and answers below);
+//             p99 from a person's send to the other people's screens.
+//   mentions: 1,000 a minute, each naming one of the chat's two agents; the handler answers at
 //             once. p99 from the send to the agent's handler, and from the handler's reply to the
 //             people's screens.
 // Printed as ratios against the plain fan-out of the same run (target ≤ 1.5× each), with every
@@ -103,9 +104,9 @@ async function setUp(baseUrl) {
  * random chat; with `mentions`, naming one of that chat's agents. Resolves once every expected
  * delivery arrived (or rejects after a grace period), with the latencies.
  */
-async function phase({ label, mentions, chats, personSockets, handled, seconds = options.seconds }) {
-  const count = Math.round((options.perMinute * seconds) / 60);
-  const gapMs = 60_000 / options.perMinute;
+async function phase({ label, mentions, chats, personSockets, handled, seconds = options.seconds, perMinute = options.perMinute }) {
+  const count = Math.round((perMinute * seconds) / 60);
+  const gapMs = 60_000 / perMinute;
   const sentAt = new Map();
   const repliedAt = new Map();
   const toScreens = [];
@@ -198,8 +199,10 @@ async function run() {
   await phase({ label: 'warmup2', mentions: true, chats, personSockets, handled, seconds: 3 });
   handled.counts.clear();
 
-  log(`plain phase: ${options.perMinute}/min for ${options.seconds} s`);
-  const plain = await phase({ label: 'plain', mentions: false, chats, personSockets, handled });
+  // The same load as the mentions phase: there every question brings an answer, so plain
+  // messages go at twice the pace (as many stored and fanned out per second).
+  log(`plain phase: ${2 * options.perMinute}/min for ${options.seconds} s`);
+  const plain = await phase({ label: 'plain', mentions: false, chats, personSockets, handled, perMinute: 2 * options.perMinute });
   log(`mentions phase: ${options.perMinute}/min for ${options.seconds} s`);
   const mentioned = await phase({ label: 'mention', mentions: true, chats, personSockets, handled });
 
