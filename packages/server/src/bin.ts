@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { logFormatFor, optionsFromEnvironment, parseFlags, resolveConfig, type ServerOptions } from './config';
 import { startServer, type ConfabServer } from './server';
+import { parseBucket } from './services/files/fileStore';
 import { openDatabase } from './store/database';
 import { UsersRepository } from './store/repositories/users';
 
@@ -11,6 +12,8 @@ const usage = `Usage:
   confab-server [--port 8090] [--host 0.0.0.0] [--data-dir ./data]
                 [--web-dir <dir> | --no-web] [--log-level info] [--log-format json|pretty]
   confab-server admin add <username>   make an existing user a server admin
+  confab-server files migrate --to s3  copy the data dir's files into CONFAB_FILES_S3_BUCKET
+                                       (skips files already there: run it again to resume)
 
   --web-dir <dir>    serve this built web app at / (default: the reference app in this package)
   --no-web           serve the API only
@@ -18,8 +21,9 @@ const usage = `Usage:
   --log-format <f>   json (default when stdout is not a terminal) or pretty (default on a terminal)
 
 Environment: PORT, CONFAB_DATA_DIR, DATABASE_URL, REDIS_URL, SMTP_URL, CONFAB_MAIL_DOMAIN,
-CONFAB_SECRET, CONFAB_PUBLIC_URL, CONFAB_WEB_DIR, CONFAB_LOG_LEVEL, CONFAB_LOG_FORMAT
-(and the others in README.md). SIGTERM or Ctrl-C drains requests in flight (at most 10 s) and exits 0.`;
+CONFAB_SECRET, CONFAB_PUBLIC_URL, CONFAB_WEB_DIR, CONFAB_LOG_LEVEL, CONFAB_LOG_FORMAT,
+CONFAB_FILES_S3_BUCKET with the AWS SDK's AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+AWS_ENDPOINT_URL_S3 (and the others in README.md). SIGTERM or Ctrl-C drains requests in flight (at most 10 s) and exits 0.`;
 
 /** The reference app the published package carries (scripts/bundle-web.mjs), next to dist/. */
 const bundledWebDir = fileURLToPath(new URL('../web', import.meta.url));
@@ -39,6 +43,33 @@ async function addAdmin(argv: string[]): Promise<void> {
     console.log(`${user.username} is now an admin`);
   } finally {
     await database.close();
+  }
+}
+
+/**
+ * `files migrate --to s3`: copies `<data dir>/files` into the configured bucket, printing counts
+ * as it goes. The SDK reads its own configuration (region, credentials, endpoint) from the
+ * environment; none of it is printed.
+ */
+async function migrateFiles(argv: string[]): Promise<void> {
+  const flags = parseFlags(argv);
+  if (flags['to'] !== 's3') throw new Error('files migrate needs --to s3');
+  const options = optionsFromEnvironment(argv);
+  const bucketSetting = options.filesS3Bucket?.trim() ?? '';
+  if (bucketSetting === '') throw new Error('set CONFAB_FILES_S3_BUCKET to the bucket (and optional prefix) to copy the files into');
+  const dataDir = resolve(options.dataDir ?? './data');
+  const { migrateFilesToBucket } = await import('./services/files/migrateFiles');
+  const { createS3Client, S3FileStore } = await import('./services/files/s3FileStore');
+  const { bucket, prefix } = parseBucket(bucketSetting);
+  const store = new S3FileStore({ client: createS3Client(), bucket, prefix, onError: (problem) => console.error(`confab-server: ${problem}`) });
+  console.log(`Copying the files of ${dataDir} to s3://${bucket}/${prefix}`);
+  try {
+    const counts = await migrateFilesToBucket(dataDir, store, (progress) => {
+      if (progress.found % 100 === 0) console.log(`${progress.found} files: ${progress.copied} copied, ${progress.skipped} already there`);
+    });
+    console.log(`Done: ${counts.found} files, ${counts.copied} copied, ${counts.skipped} already there`);
+  } finally {
+    store.close();
   }
 }
 
@@ -106,6 +137,11 @@ async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'admin') {
     if (argv[1] !== 'add') throw new Error(`unknown admin command; ${usage}`);
     await addAdmin(argv.slice(2));
+    return;
+  }
+  if (argv[0] === 'files') {
+    if (argv[1] !== 'migrate') throw new Error(`unknown files command; ${usage}`);
+    await migrateFiles(argv.slice(2));
     return;
   }
   await serve(argv);

@@ -2,7 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { constants, isImageExtension, uploadExtensions } from '@confab/client/rules';
+import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import type { HostedAgentHandler } from './agents/transports/inProcess';
+import { parseBucket } from './services/files/fileStore';
 import { logFormats, logLevels, type LogFormat, type LogLevel } from './http/logging';
 
 /** Options a caller of `startServer` may give; every field is optional (see docs/CONTRACTS.md). */
@@ -167,6 +169,16 @@ export interface ServerOptions {
   missedMentionDelayMinutes?: number;
   /** How often the missed-mention sweep runs (env CONFAB_MISSED_MENTION_SWEEP_SECONDS). Default 60 000 ms. */
   missedMentionSweepMs?: number;
+  /**
+   * Keep chat files in this S3-compatible bucket, with an optional key prefix, instead of the
+   * data dir (env CONFAB_FILES_S3_BUCKET), e.g. `my-bucket` or `my-bucket/confab/`. The client
+   * takes the SDK's standard configuration: AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY
+   * (or any other credential source), AWS_ENDPOINT_URL_S3 for MinIO, R2, Ceph and the like.
+   * Default none: files live in `<dataDir>/files`.
+   */
+  filesS3Bucket?: string;
+  /** S3 client options over the SDK's standard configuration (endpoint, region, credentials), for embedders and tests. */
+  filesS3Client?: S3ClientConfig;
   /** Test clock. */
   now?: () => Date;
 }
@@ -176,6 +188,9 @@ export interface ServerConfig {
   port: number;
   host: string;
   dataDir: string;
+  /** `bucket` or `bucket/prefix/`; undefined keeps files on disk. */
+  filesS3Bucket: string | undefined;
+  filesS3Client: S3ClientConfig | undefined;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
@@ -295,6 +310,7 @@ export function optionsFromEnvironment(
     host: flags['host'] ?? environment['HOST'],
     dataDir: flags['data-dir'] ?? environment['CONFAB_DATA_DIR'],
     databaseUrl: environment['DATABASE_URL'],
+    filesS3Bucket: environment['CONFAB_FILES_S3_BUCKET'],
     redisUrl: environment['REDIS_URL'],
     smtpUrl: environment['SMTP_URL'],
     mailDomain: environment['CONFAB_MAIL_DOMAIN'],
@@ -418,6 +434,13 @@ function addedUploadExtensions(listed: readonly string[]): string[] {
   return [...added];
 }
 
+/** `bucket` or `bucket/prefix/`, refused at start-up when it names no bucket. */
+function checkedBucket(value: string | undefined): string | undefined {
+  const setting = nonEmpty(value?.trim());
+  if (setting !== undefined) parseBucket(setting);
+  return setting;
+}
+
 /** Resolves options into a full config, creating the data directory and secret if needed. */
 export function resolveConfig(options: ServerOptions = {}): ServerConfig {
   const dataDir = resolve(options.dataDir ?? './data');
@@ -428,6 +451,8 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     port,
     host: nonEmpty(options.host) ?? '0.0.0.0',
     dataDir,
+    filesS3Bucket: checkedBucket(options.filesS3Bucket),
+    filesS3Client: options.filesS3Client,
     databaseUrl: nonEmpty(options.databaseUrl),
     redisUrl: nonEmpty(options.redisUrl),
     smtpUrl: nonEmpty(options.smtpUrl),

@@ -11,6 +11,7 @@ export const errorCodes = {
   payloadTooLarge: { status: 413, message: 'Request entity too large.' },
   tooManyRequests: { status: 429, message: 'Too many attempts. Please wait a few minutes and try again.' },
   internal: { status: 500, message: 'Something went wrong while processing your request.' },
+  unavailable: { status: 503, message: 'The service is unavailable. Please try again shortly.' },
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -9,6 +9,7 @@ import { startInboundSmtp } from './mail/inbound';
 import { createServiceContext, type ServiceLogger } from './services/context';
 import { createServices } from './services/index';
 import { MissedMentionMails } from './services/missedMentions';
+import { openFileStore } from './services/files/openFileStore';
 import { removeStaleIncoming } from './services/files/storage';
 import { createRateLimits } from './services/limits/rateLimits';
 import { ProviderGateway } from './agents/ai/gateway';
@@ -74,11 +75,17 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
   const mail = createMailTransport({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, logger, now: config.now });
   const store = createStore(database);
   removeStaleIncoming(config.dataDir, config.now());
+  const files = await openFileStore({
+    dataDir: config.dataDir,
+    s3Bucket: config.filesS3Bucket,
+    s3ClientOptions: config.filesS3Client,
+    onError: (problem) => logger.error({ problem }, 'file storage error'),
+  });
   const onBusError = (error: unknown) => logger.error({ error: String(error) }, 'bus error');
   const bus: Bus = config.redisUrl === undefined ? new InProcessBus(onBusError) : new RedisBus(config.redisUrl, onBusError);
   const rateLimits = createRateLimits(config, (error) => logger.error({ error: String(error) }, 'rate limit store error'));
   const presence = createPresence(config, (error) => logger.error({ error: String(error) }, 'presence store error'));
-  const context = createServiceContext({ config, store, mail, bus, rateLimits, presence, logger, publicUrl: () => config.publicUrl ?? url });
+  const context = createServiceContext({ config, store, mail, files, bus, rateLimits, presence, logger, publicUrl: () => config.publicUrl ?? url });
   const services = createServices(context);
   await services.agents.ensureBuiltIn();
   const agents = createAgentRuntime(services, presence, options.hostedAgents, new ProviderGateway(context));
@@ -102,6 +109,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
     await services.presence.close();
     await bus.close();
     await rateLimits.close();
+    files.close();
     await database.close();
     throw error;
   }
@@ -147,6 +155,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
       await bus.close();
       await rateLimits.close();
       await mail.close();
+      files.close();
       await database.close();
     },
   };

@@ -12,7 +12,8 @@ import type { AiGateway, AiRequest } from '../src/agents/ai/types';
 import { createDataHandler } from '../src/agents/hosted/data';
 import { DataJobs } from '../src/agents/hosted/dataJobs';
 import type { ChatDataFile } from '../src/agents/tools/duckdb';
-import { storedFilePath } from '../src/services/files/storage';
+import { DiskFileStore } from '../src/services/files/diskFileStore';
+import { fileKey } from '../src/services/files/fileStore';
 import { databaseVariants } from './support/databases';
 import { createChat, postMessage, registerUser, type RegisteredUser } from './support/fixtures';
 import { rawRequest } from './support/http';
@@ -180,7 +181,7 @@ describe.each(variants)('@data ($name)', (variant) => {
 
   it('stops a cartesian explosion at the time limit and answers the next query', async () => {
     const { chat, socket, records } = await dataChat('Explosion');
-    aiFiles = records.map((record) => ({ originalName: record.original_name, path: storedFilePath(testServer.dataDir, record.chat, record.id, record.file), size: record.size }));
+    aiFiles = records.map((record) => ({ originalName: record.original_name, path: new DiskFileStore(testServer.dataDir).localPath(fileKey(record.chat, record.id, record.file)), size: record.size }));
     const started = Date.now();
     const stopped = await ask(socket, chat.id, '@data_fast SELECT count(*) FROM sales a, range(100000000) b, range(100000000) c', 'data_fast');
     expect(stopped.content).toMatch(/ran longer than 0\.5 s and was stopped/);
@@ -190,7 +191,7 @@ describe.each(variants)('@data ($name)', (variant) => {
 
   it('answers a question in words with a key: the model writes SQL, a failed query is retried, the answer streams with SQL and table', async () => {
     const { chat, socket, records } = await dataChat('Words');
-    aiFiles = records.map((record) => ({ originalName: record.original_name, path: storedFilePath(testServer.dataDir, record.chat, record.id, record.file), size: record.size }));
+    aiFiles = records.map((record) => ({ originalName: record.original_name, path: new DiskFileStore(testServer.dataDir).localPath(fileKey(record.chat, record.id, record.file)), size: record.size }));
     await postMessage(alice, chat.id, '@data_ai which region sold the most?');
     expect(await socket.next((frame) => frame.type === 'agent_status' && (frame['text'] as string) === 'is running SQL…')).toBeTruthy();
     const answer = messageOf(await socket.next((frame) => frame.type === 'new_message' && messageOf(frame).author_username === 'data_ai' && typeof frame['stream_id'] === 'string', 15_000));

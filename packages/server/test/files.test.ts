@@ -1,21 +1,23 @@
 /**
  * Files (docs/CONTRACTS.md, Files), server side: uploads (streamed, limited, checked), file records
  * and their rules, safe serving with file tokens, and each chat's sandboxed live website. Runs on
- * SQLite and on PostgreSQL.
+ * SQLite and on PostgreSQL, each with the files on disk and in an S3-protocol bucket.
  */
 import { existsSync, mkdirSync, readdirSync, statSync, watch } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { join, relative } from 'node:path';
 import { messages } from '@confab/client/rules';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactUrl } from '../src/http/redaction';
+import { startTestBucket, type TestBucket } from './support/bucket';
 import { databaseVariants } from './support/databases';
 import { createChat, registerUser, type RegisteredUser } from './support/fixtures';
 import { rawRequest } from './support/http';
 import { startTestServer, type TestServer } from './support/testServer';
 import { authenticatedSocket } from './support/wsClient';
 
-const variants = await databaseVariants();
+const variants = (await databaseVariants()).flatMap((variant) => (['disk', 's3'] as const).map((store) => ({ ...variant, store })));
 const megabyte = 1024 * 1024;
 
 interface Part {
@@ -71,8 +73,9 @@ function tree(root: string): string[] {
 const pdfBytes = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 const mp3Bytes = Buffer.concat([Buffer.from('ID3'), Buffer.from([4, 0, 0, 0, 0, 0, 0]), Buffer.alloc(2048, 0xff)]);
 
-describe.each(variants)('files ($name)', (variant) => {
+describe.each(variants)('files ($name, $store)', (variant) => {
   let testServer: TestServer;
+  let bucket: TestBucket | undefined;
   let clockOffsetMs = 0;
   let alice: RegisteredUser;
   let bob: RegisteredUser;
@@ -107,9 +110,23 @@ describe.each(variants)('files ($name)', (variant) => {
   const filesRoot = () => join(testServer.dataDir, 'files');
   const incoming = () => join(filesRoot(), '.incoming');
   const incomingLeft = () => (existsSync(incoming()) ? readdirSync(incoming()) : []);
+  /** The bucket's key prefix: each variant keeps its files under its own. */
+  const prefix = `${variant.name}/`;
+
+  /** `<key> <size>` of every stored file under `under`, on disk or in the bucket, sorted. */
+  async function storedFiles(under = ''): Promise<string[]> {
+    if (bucket === undefined) {
+      return tree(filesRoot())
+        .filter((entry) => !entry.endsWith('/') && !entry.startsWith('.incoming/') && entry.startsWith(under))
+        .sort();
+    }
+    const answer = await bucket.client.send(new ListObjectsV2Command({ Bucket: bucket.bucket, Prefix: prefix + under }));
+    return (answer.Contents ?? []).map((object) => `${(object.Key ?? '').slice(prefix.length)} ${object.Size}`).sort();
+  }
 
   beforeAll(async () => {
-    testServer = await startTestServer(variant, { now: () => new Date(Date.now() + clockOffsetMs) });
+    if (variant.store === 's3') bucket = await startTestBucket();
+    testServer = await startTestServer(variant, { now: () => new Date(Date.now() + clockOffsetMs), ...bucket?.serverOptions(prefix) });
     alice = await registerUser(testServer, { name: 'Alice' });
     bob = await registerUser(testServer, { name: 'Bob' });
     mallory = await registerUser(testServer, { name: 'Mallory' });
@@ -119,6 +136,7 @@ describe.each(variants)('files ($name)', (variant) => {
 
   afterAll(async () => {
     await testServer?.close();
+    await bucket?.close();
   });
 
   it('creates a record from a multipart upload: a generated stored name, the caller as uploader, bytes on disk', async () => {
@@ -134,8 +152,8 @@ describe.each(variants)('files ($name)', (variant) => {
       description: 'numbers',
     });
     expect(String(created.body['file'])).toMatch(/^quarterly_report_final_[a-z0-9]{10}\.csv$/);
-    const onDisk = join(filesRoot(), chatId, String(created.body['id']), String(created.body['file']));
-    expect(statSync(onDisk).size).toBe(23);
+    const key = `${chatId}/${String(created.body['id'])}/${String(created.body['file'])}`;
+    expect(await storedFiles(`${chatId}/${String(created.body['id'])}/`)).toEqual([`${key} 23`]);
     expect(incomingLeft()).toEqual([]);
 
     const list = await bob.pb.collection('files').getList(1, 100, { filter: `chat='${chatId}'`, expand: 'uploaded_by', sort: '-created' });
@@ -210,6 +228,7 @@ describe.each(variants)('files ($name)', (variant) => {
     ];
     const before = tree(testServer.dataDir).filter((entry) => !entry.startsWith('files/'));
     const filesBefore = new Set(tree(filesRoot()));
+    const storedBefore = new Set(await storedFiles());
     for (const name of hostileNames) {
       const created = await upload(alice, name, 'harmless text\n');
       if (created.status !== 200) {
@@ -228,8 +247,11 @@ describe.each(variants)('files ($name)', (variant) => {
     expect(names(after)).toEqual(names(before));
     expect(existsSync('/tmp/confab-escape.txt')).toBe(false);
     const added = tree(filesRoot()).filter((entry) => !filesBefore.has(entry));
-    for (const entry of added) {
-      expect(entry).toMatch(new RegExp(`^(${chatId}/|${chatId}/[a-z0-9]{15}/|${chatId}/[a-z0-9]{15}/[a-z0-9_]+_[a-z0-9]{10}\\.txt \\d+|\\.incoming/)$`));
+    // With a bucket nothing but the staging folder appears on disk.
+    const onDisk = bucket === undefined ? `^(${chatId}/|${chatId}/[a-z0-9]{15}/|${chatId}/[a-z0-9]{15}/[a-z0-9_]+_[a-z0-9]{10}\\.txt \\d+|\\.incoming/)$` : '^\\.incoming/$';
+    for (const entry of added) expect(entry).toMatch(new RegExp(onDisk));
+    for (const entry of (await storedFiles()).filter((key) => !storedBefore.has(key))) {
+      expect(entry).toMatch(new RegExp(`^${chatId}/[a-z0-9]{15}/[a-z0-9_]+_[a-z0-9]{10}\\.txt \\d+$`));
     }
     expect(incomingLeft()).toEqual([]);
   });
@@ -405,7 +427,7 @@ describe.each(variants)('files ($name)', (variant) => {
     const created = await upload(alice, 'plan.md', '# Plan\n');
     const id = String(created.body['id']);
     const stored = String(created.body['file']);
-    const onDisk = join(filesRoot(), chatId, id, stored);
+    const stored_ = async () => (await storedFiles(`${chatId}/${id}/`)).length;
 
     // Mallory is in no chat with Alice: she cannot add, list, download or delete.
     expect((await upload(mallory, 'sneak.txt', 'hi')).status).toBe(400);
@@ -425,11 +447,11 @@ describe.each(variants)('files ($name)', (variant) => {
     expect(bobList.status).toBe(200);
     expect((await rawRequest(testServer.url, 'GET', `/api/files/files/${id}/${stored}`, { token: bearer(bob) })).text).toBe('# Plan\n');
     expect((await rawRequest(testServer.url, 'DELETE', `/api/collections/files/records/${id}`, { token: bearer(bob) })).status).toBe(404);
-    expect(existsSync(onDisk)).toBe(true);
+    expect(await stored_()).toBe(1);
 
     // Alice deletes her own: the record and the bytes go.
     expect((await rawRequest(testServer.url, 'DELETE', `/api/collections/files/records/${id}`, { token: bearer(alice) })).status).toBe(204);
-    expect(existsSync(onDisk)).toBe(false);
+    expect(await stored_()).toBe(0);
     expect((await rawRequest(testServer.url, 'GET', `/api/files/files/${id}/${stored}`, { token: bearer(alice) })).status).toBe(404);
   });
 
@@ -643,25 +665,29 @@ describe.each(variants)('files ($name)', (variant) => {
     }
   });
 
-  it("deleting a chat removes its files from disk", async () => {
+  it("deleting a chat removes its files from the store", async () => {
     const chat = await createChat(alice, { name: 'Temporary' });
     const created = await upload(alice, 'gone.txt', 'bye\n', { chat: chat.id });
     expect(created.status).toBe(200);
-    expect(existsSync(join(filesRoot(), chat.id))).toBe(true);
+    expect(await storedFiles(`${chat.id}/`)).toHaveLength(1);
     await alice.pb.collection('chats').delete(chat.id);
+    expect(await storedFiles(`${chat.id}/`)).toEqual([]);
     expect(existsSync(join(filesRoot(), chat.id))).toBe(false);
     expect((await testServer.probe.rows('select id from files where chat = $1', [chat.id])).length).toBe(0);
   });
 });
 
-describe.each(variants)('upload allowance per user and hour ($name)', (variant) => {
+describe.each(variants)('upload allowance per user and hour ($name, $store)', (variant) => {
   let testServer: TestServer;
+  let bucket: TestBucket | undefined;
   let clockOffsetMs = 0;
   beforeAll(async () => {
-    testServer = await startTestServer(variant, { uploadMegabytesPerUserPerHour: 1, now: () => new Date(Date.now() + clockOffsetMs) });
+    if (variant.store === 's3') bucket = await startTestBucket();
+    testServer = await startTestServer(variant, { uploadMegabytesPerUserPerHour: 1, now: () => new Date(Date.now() + clockOffsetMs), ...bucket?.serverOptions() });
   });
   afterAll(async () => {
     await testServer?.close();
+    await bucket?.close();
   });
 
   it('refuses uploads with 429 once a user has sent the hourly allowance, other users unaffected, and allows again an hour later', async () => {

@@ -3,8 +3,10 @@
  * files go into the full-text index (SQLite FTS5, PostgreSQL tsvector + GIN) when the chat is
  * searched; matches are ranked, stemmed, confined to the chat, and gone with their drop or file.
  */
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceSearch, fileText } from '../src/agents/tools/search/workspace';
+import { DiskFileStore } from '../src/services/files/diskFileStore';
 import { openDatabase, type ConfabDatabase } from '../src/store/database';
 import { searchTerms, WorkspaceSearchRepository } from '../src/store/repositories/workspaceSearch';
 import { databaseVariants } from './support/databases';
@@ -31,7 +33,7 @@ describe.each(variants)('workspace search ($name)', (variant) => {
     testServer = await startTestServer(variant);
     owner = await registerUser(testServer);
     database = await openDatabase({ databaseUrl: testServer.databaseUrl === '' ? undefined : testServer.databaseUrl, dataDir: testServer.dataDir });
-    search = new WorkspaceSearch(database, { dataDir: testServer.dataDir, publicUrl: () => testServer.url, now: () => new Date() });
+    search = new WorkspaceSearch(database, { files: new DiskFileStore(testServer.dataDir), publicUrl: () => testServer.url, now: () => new Date() });
   });
 
   afterAll(async () => {
@@ -91,7 +93,7 @@ describe.each(variants)('workspace search ($name)', (variant) => {
     const chat = await createChat(owner, { name: 'Parallel' });
     await publishDrop(testServer, owner, chat.id, 'Orchid care', 'Water orchids weekly.');
     await uploadFile(testServer, owner, chat.id, 'orchids.txt', 'Orchids like bright shade.');
-    const fresh = new WorkspaceSearch(database, { dataDir: testServer.dataDir, publicUrl: () => testServer.url, now: () => new Date() });
+    const fresh = new WorkspaceSearch(database, { files: new DiskFileStore(testServer.dataDir), publicUrl: () => testServer.url, now: () => new Date() });
     // Two searchers (two server instances) racing: the unique drop and file columns keep one row each.
     const answers = await Promise.all([fresh.search(chat.id, 'orchids'), fresh.search(chat.id, 'orchid water'), search.search(chat.id, 'orchids')]);
     for (const hits of answers) expect(hits.map((hit) => hit.title).sort()).toEqual(['File: orchids.txt', 'Orchid care']);
@@ -110,7 +112,8 @@ describe.each(variants)('workspace search ($name)', (variant) => {
 
 describe('file text', () => {
   it('reads text formats and skips binary ones', async () => {
-    expect(await fileText('/nonexistent/file.txt', 'file.txt')).toBe('');
-    expect(await fileText('/etc/hostname', 'report.pdf')).toBe('');
+    const files = new DiskFileStore(tmpdir());
+    expect(await fileText(files, 'aaaaaaaaaaaaaaa/bbbbbbbbbbbbbbb/file.txt', 'file.txt')).toBe('');
+    expect(await fileText(files, 'aaaaaaaaaaaaaaa/bbbbbbbbbbbbbbb/report.pdf', 'report.pdf')).toBe('');
   });
 });

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Mention } from '@confab/client/protocol';
 import type { ServerConfig } from '../config';
 import { clusterNamespace } from '../config';
+import type { FileStore } from '../services/files/fileStore';
 import type { Services } from '../services/index';
 import type { UserRow } from '../store/repositories/users';
 import { hostedAllowance } from './allowance';
@@ -31,12 +32,12 @@ export function createPresence(config: ServerConfig, onError: (error: unknown) =
 
 /**
  * @data's job queue from the server's settings: each job a process of its own, working in a folder
- * under the data dir (docs/SECURITY.md H11, H12).
+ * under the data dir (docs/SECURITY.md H11, H12), where files in a bucket are fetched to.
  */
-export function createDataJobs(config: ServerConfig): DataJobs {
+export function createDataJobs(config: ServerConfig, files: FileStore): DataJobs {
   return new DataJobs(
     { running: config.dataJobs, perChat: config.dataJobsPerChat, perUser: config.dataJobsPerUser, waiting: 4 * config.dataJobs, deadlineMs: config.dataJobTimeoutMs },
-    { memoryMb: config.dataMemoryMegabytes, spillMb: config.dataSpillMegabytes, root: join(config.dataDir, 'tmp', 'data-jobs') },
+    { memoryMb: config.dataMemoryMegabytes, spillMb: config.dataSpillMegabytes, root: join(config.dataDir, 'tmp', 'data-jobs'), files },
   );
 }
 
@@ -60,7 +61,7 @@ export function createAgentRuntime(
   const gateway = ai ?? new ProviderGateway(services.context);
   // @data: SQL over the chat's files with no key; questions in words through the gateway. Its
   // jobs run in processes of their own, a few at a time; /api/health says when they are all busy.
-  const dataJobs = createDataJobs(services.context.config);
+  const dataJobs = createDataJobs(services.context.config, services.context.files);
   runtime.onClose(() => dataJobs.close());
   services.context.agentPools.set('data', () => dataJobs.status());
   builtIn['data'] = createDataAgent(services, dataJobs, gateway);

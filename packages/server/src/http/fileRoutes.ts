@@ -1,7 +1,7 @@
-import { createReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ConfabServerError } from '../errors';
 import type { ServableFile } from '../services/files/fileAccess';
+import type { FileStore } from '../services/files/fileStore';
 import type { Services } from '../services/index';
 
 /** Types a browser may show in place: media and PDF. Everything else downloads. */
@@ -46,10 +46,17 @@ interface SendOptions {
 /**
  * Streams stored bytes with Range support; the headers never let a browser sniff or run them on
  * our origin. HEAD answers the same headers, content-length included, without reading the file.
+ * The bytes come from the file store (disk or bucket) a range at a time, never whole into memory.
  */
-function sendStoredFile(request: FastifyRequest, reply: FastifyReply, file: ServableFile, options: SendOptions) {
+async function sendStoredFile(request: FastifyRequest, reply: FastifyReply, files: FileStore, file: ServableFile, options: SendOptions) {
   const size = Number(file.row.size);
   const mimeType = file.row.mime_type || 'application/octet-stream';
+  const range = parseRange(request.headers.range, size);
+  const { start, end } = range === undefined || range === 'unsatisfiable' ? { start: 0, end: size - 1 } : range;
+  // Opened before any header is set: a store that fails (a 503) or lost the file (404) answers
+  // with its own error, not with half of this answer's headers.
+  const body = request.method === 'HEAD' || size === 0 || range === 'unsatisfiable' ? undefined : await files.get(file.key, { start, end });
+  if (body === undefined && request.method !== 'HEAD' && size > 0 && range !== 'unsatisfiable') throw new ConfabServerError('notFound');
   void reply
     .header('content-type', mimeType.startsWith('text/') || mimeType === 'application/json' ? `${mimeType}; charset=utf-8` : mimeType)
     .header('content-disposition', contentDisposition(options.disposition, file.row.original_name || file.row.file))
@@ -57,15 +64,12 @@ function sendStoredFile(request: FastifyRequest, reply: FastifyReply, file: Serv
     .header('content-security-policy', options.contentSecurityPolicy)
     .header('cache-control', 'private, no-cache')
     .header('accept-ranges', 'bytes');
-  const range = parseRange(request.headers.range, size);
   if (range === 'unsatisfiable') {
     return reply.code(416).header('content-range', `bytes */${size}`).send();
   }
-  const { start, end } = range ?? { start: 0, end: size - 1 };
   if (range !== undefined) void reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`);
   void reply.header('content-length', String(size === 0 ? 0 : end - start + 1));
-  if (request.method === 'HEAD' || size === 0) return reply.send();
-  return reply.send(createReadStream(file.path, { start, end }));
+  return body === undefined ? reply.send() : reply.send(body);
 }
 
 /** Served files never run on the app's origin: no scripts, no plugins, an opaque origin. */
@@ -96,7 +100,7 @@ export function registerFileRoutes(app: FastifyInstance, services: Services): vo
     const file = await access.download(request.confabAuth, request.query.token, collection, recordId, fileName);
     const forced = request.query.download !== undefined && request.query.download !== '' && request.query.download !== '0' && request.query.download !== 'false';
     const disposition = !forced && isInlineSafe(file.row.mime_type) ? 'inline' : 'attachment';
-    return sendStoredFile(request, reply, file, { disposition, contentSecurityPolicy: downloadPolicy });
+    return sendStoredFile(request, reply, services.context.files, file, { disposition, contentSecurityPolicy: downloadPolicy });
   };
   // GET and HEAD declared together: Fastify's automatic HEAD route would rewrite our
   // content-length to 0 for a reply without a body.
@@ -123,7 +127,7 @@ export function registerFileRoutes(app: FastifyInstance, services: Services): vo
     }
     try {
       const file = await access.liveSiteFile(chatId, capability, request.params['*'] ?? '');
-      return sendStoredFile(request, reply, file, { disposition: 'inline', contentSecurityPolicy: liveSitePolicy });
+      return await sendStoredFile(request, reply, services.context.files, file, { disposition: 'inline', contentSecurityPolicy: liveSitePolicy });
     } catch (error) {
       if (error instanceof ConfabServerError && error.code === 'notFound') return sendNotFoundPage(reply);
       throw error;

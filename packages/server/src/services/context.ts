@@ -4,6 +4,7 @@ import type { Bus } from '../realtime/bus';
 import type { UserRow } from '../store/repositories/users';
 import type { Store } from '../store/store';
 import { ContentCipher } from './contentCipher';
+import type { FileStore } from './files/fileStore';
 import type { PresenceReader } from './agents';
 import type { RateLimits } from './limits/rateLimits';
 
@@ -24,6 +25,8 @@ export interface ServiceContext {
   /** Which developer agents are connected, on any instance (the agent runtime keeps it). */
   presence: PresenceReader;
   mail: MailTransport;
+  /** The bytes of chat files: the data dir's disk, or a bucket shared by the instances. */
+  files: FileStore;
   /** Realtime fan-out: in-process, or Redis across instances. */
   bus: Bus;
   logger: ServiceLogger;
@@ -59,6 +62,7 @@ export function createServiceContext(options: {
   config: ServerConfig;
   store: Store;
   mail: MailTransport;
+  files: FileStore;
   bus: Bus;
   rateLimits: RateLimits;
   presence: PresenceReader;

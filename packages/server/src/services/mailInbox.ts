@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { maxMessageLength } from '@confab/client/protocol';
 import { formatTimestamp, newRecordId, randomAlphanumeric } from '../store/ids';
@@ -165,7 +165,12 @@ export class MailInboxService {
     makePrivateFolder(incomingDirectory(this.context.config.dataDir));
     writeFileSync(staging, bytes, { mode: 0o600 });
     const upload = new StagedUpload(staging, originalName, bytes.length, bytes.subarray(0, sniffBytes));
-    await saveChatFile(this.context, this.chatEvents, { chatId, uploaderId: author.id, upload, originalName, description: 'Attached to a mail' });
+    try {
+      await saveChatFile(this.context, this.chatEvents, { chatId, uploaderId: author.id, upload, originalName, description: 'Attached to a mail' });
+    } finally {
+      // Already moved or uploaded, or refused by the store: never left behind.
+      rmSync(staging, { force: true });
+    }
     return originalName;
   }
 }

@@ -1,6 +1,6 @@
 import type { Mention } from '@confab/client/protocol';
 import type { Services } from '../../services/index';
-import { storedFilePath } from '../../services/files/storage';
+import { fileKey } from '../../services/files/fileStore';
 import { addKeyHint, AiError, type AiGateway, type AiTool } from '../ai/types';
 import type { ChatDataFile, QueryFailure, QueryResult } from '../tools/duckdb';
 import { defaultQueryTimeoutMs } from '../tools/queryLimits';
@@ -248,11 +248,18 @@ export function createDataHandler(options: DataAgentOptions): HostedAgentHandler
   };
 }
 
-/** The chat's files from the store, as paths on this server's disk. */
+/**
+ * The chat's files from the store: paths on this server's disk, or keys in the bucket that the
+ * job fetches local copies of.
+ */
 export function chatDataFiles(services: Services): (chatId: string) => Promise<ChatDataFile[]> {
-  const { store, config } = services.context;
+  const { store, files } = services.context;
   return async (chatId) =>
-    (await store.files.listByChat(chatId)).map((row) => ({ originalName: row.original_name, path: storedFilePath(config.dataDir, row.chat, row.id, row.file), size: row.size }));
+    (await store.files.listByChat(chatId)).map((row) => {
+      const key = fileKey(row.chat, row.id, row.file);
+      const path = files.localPath(key);
+      return path === undefined ? { originalName: row.original_name, path: key, size: row.size, key } : { originalName: row.original_name, path, size: row.size };
+    });
 }
 
 /** The built-in @data agent of a server, over its job queue. */

@@ -11,8 +11,9 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makePrivateFolder } from '../../store/privateDataDir';
+import type { FileStore } from '../../services/files/fileStore';
 import { DataChild, DataChildGone, type ChildEnd, type OpenedFiles } from '../tools/dataChild';
-import type { ChatDataFile, QueryFailure, QueryOptions, QueryResult } from '../tools/duckdb';
+import { defaultMaxDataFileBytes, isDataFile, type ChatDataFile, type QueryFailure, type QueryOptions, type QueryResult } from '../tools/duckdb';
 import { defaultSheetLimits, type SheetLimits } from '../tools/sheetSize';
 
 export interface DataJobLimits {
@@ -35,6 +36,10 @@ export interface DataJobResources {
   root: string;
   threads?: number;
   sheetLimits?: SheetLimits;
+  /** Where files with a `key` (in a bucket) are fetched from, into the job's folder. */
+  files?: Pick<FileStore, 'copyToFile'>;
+  /** What one job may fetch from the bucket in all; files past it are skipped. Default 512 MB. */
+  inputMb?: number;
 }
 
 /** The chat's files, loaded in the job's process, and queries over them. */
@@ -216,12 +221,17 @@ export class DataJobs {
       spill: spillMb > 0 ? { directory: entry.folder!, maxBytes: spillMb * 1024 * 1024 } : undefined,
       sheetLimits: this.resources.sheetLimits ?? defaultSheetLimits,
     };
+    const identity = (file: ChatDataFile) => file.key ?? file.path;
+    const wanted = files.filter((file) => !this.killers.has(identity(file)));
+    const fetched = await this.fetchInputs(entry, wanted);
+    // The process names the file it was loading by its path here; killers remember the stored file.
+    const storedPath = new Map(fetched.files.map((file, index) => [file.path, identity(wanted[index]!)]));
     for (let attempt = 0; ; attempt += 1) {
       const child = entry.child ?? this.spawn(entry);
-      const remembered = files.filter((file) => this.killers.has(file.path)).map((file) => ({ file: file.originalName, reason: this.killers.get(file.path)! }));
+      const remembered = files.filter((file) => this.killers.has(identity(file))).map((file) => ({ file: file.originalName, reason: this.killers.get(identity(file))! }));
       try {
         const opened = await child.open(
-          files.filter((file) => !this.killers.has(file.path)),
+          fetched.files.filter((file, index) => !this.killers.has(identity(wanted[index]!)) && file.path !== ''),
           options,
         );
         // From here a death of the process (a query's memory, a crash) ends the job at once,
@@ -229,15 +239,55 @@ export class DataJobs {
         void child.ended.then((end) => {
           if (end.kind !== 'killed' && entry.child === child) this.finish(entry, { kind: 'ended', end });
         });
-        return { ...opened, skipped: [...opened.skipped, ...remembered], query: (sql, queryOptions) => child.query(sql, queryOptions) };
+        return { ...opened, skipped: [...opened.skipped, ...fetched.skipped, ...remembered], query: (sql, queryOptions) => child.query(sql, queryOptions) };
       } catch (error) {
         const end = error instanceof DataChildGone ? error.end : undefined;
         const loading = end !== undefined && end.kind !== 'killed' ? end.loading : undefined;
         if (entry.state === 'done' || loading === undefined || attempt >= 2) throw error;
-        this.remember(loading, end?.kind === 'memory' ? `it needs more memory than one @data job has (${memoryMb} MB); save a smaller sheet, or a CSV` : `it stopped @data's worker (${end?.kind === 'crashed' ? end.detail : 'unknown'})`);
+        this.remember(storedPath.get(loading) ?? loading, end?.kind === 'memory' ? `it needs more memory than one @data job has (${memoryMb} MB); save a smaller sheet, or a CSV` : `it stopped @data's worker (${end?.kind === 'crashed' ? end.detail : 'unknown'})`);
         entry.child = undefined;
       }
     }
+  }
+
+  /**
+   * Local copies, in the job's folder, of the files that are in a bucket (DuckDB reads only local
+   * files: its httpfs extension is not on every machine). Only what the job could load is
+   * fetched: data files within the size DuckDB loads, within the job's input allowance; the rest
+   * keep an empty path and are skipped with the reason. Files already on disk are read in place.
+   */
+  private async fetchInputs(entry: Entry, files: ChatDataFile[]): Promise<{ files: ChatDataFile[]; skipped: { file: string; reason: string }[] }> {
+    const skipped: { file: string; reason: string }[] = [];
+    let allowance = (this.resources.inputMb ?? 512) * 1024 * 1024;
+    const local: ChatDataFile[] = [];
+    for (const [index, file] of files.entries()) {
+      if (entry.state === 'done') break;
+      if (file.key === undefined) {
+        local.push(file);
+        continue;
+      }
+      // Not fetched: DuckDB skips (and names) what it would not load anyway, never reading the path.
+      if (!isDataFile(file.originalName) || file.size > defaultMaxDataFileBytes) {
+        local.push({ originalName: file.originalName, path: `${entry.folder!}/not-fetched-${index}`, size: file.size });
+        continue;
+      }
+      if (file.size > allowance) {
+        skipped.push({ file: file.originalName, reason: `over this job's ${this.resources.inputMb ?? 512} MB of inputs` });
+        local.push({ originalName: file.originalName, path: '', size: file.size });
+        continue;
+      }
+      const extension = /\.[A-Za-z0-9]+$/.exec(file.originalName)?.[0]?.toLowerCase() ?? '';
+      const path = join(entry.folder!, `input-${index}${extension}`);
+      const found = this.resources.files === undefined ? false : await this.resources.files.copyToFile(file.key, path);
+      if (!found) {
+        skipped.push({ file: file.originalName, reason: 'its bytes are missing from file storage' });
+        local.push({ originalName: file.originalName, path: '', size: file.size });
+        continue;
+      }
+      allowance -= file.size;
+      local.push({ originalName: file.originalName, path, size: file.size });
+    }
+    return { files: local, skipped };
   }
 
   private remember(path: string, reason: string): void {

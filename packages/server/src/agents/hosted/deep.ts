@@ -231,7 +231,7 @@ export function createDeepAgent(services: Services, ai: AiGateway): HostedAgentH
   return createDeepHandler({
     ai,
     providers: configuredSearchProviders(config),
-    workspace: new WorkspaceSearch(store.database, { dataDir: config.dataDir, publicUrl: services.context.publicUrl, now: config.now }),
+    workspace: new WorkspaceSearch(store.database, { files: services.context.files, publicUrl: services.context.publicUrl, now: config.now }),
     readPage: async (url) => fetchedText(await fetcher.fetch(url, textPolicy)),
     now: config.now,
   });

@@ -8,10 +8,18 @@ import { loadXlsx } from './xlsx';
 /** One of the chat's uploaded files, as the tool loads it. */
 export interface ChatDataFile {
   originalName: string;
-  /** The stored file on disk: `<dataDir>/files/<chat id>/<file id>/<stored name>`. */
+  /** The stored file on disk: `<dataDir>/files/<chat id>/<file id>/<stored name>`, or a local copy of it. */
   path: string;
   size: number;
+  /**
+   * Set when the bytes are in a bucket, not on this machine: the job then fetches a copy into its
+   * own folder first and `path` becomes that copy (hosted/dataJobs.ts).
+   */
+  key?: string;
 }
+
+/** Files above this size are not loaded (nor fetched from a bucket). */
+export const defaultMaxDataFileBytes = 50 * 1024 * 1024;
 
 export interface TableInfo {
   name: string;
@@ -124,7 +132,7 @@ export class ChatDatabase {
     const taken = new Set<string>();
     const loaded: { name: string; file: string }[] = [];
     const skipped: { file: string; reason: string }[] = [];
-    const maxFileBytes = options.maxFileBytes ?? 50 * 1024 * 1024;
+    const maxFileBytes = options.maxFileBytes ?? defaultMaxDataFileBytes;
     try {
       for (const file of files) {
         if (!isDataFile(file.originalName)) continue;

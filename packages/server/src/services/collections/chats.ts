@@ -1,6 +1,4 @@
-import { rm } from 'node:fs/promises';
 import { stripUnsafeCharacters } from '@confab/client/rules';
-import { join } from 'node:path';
 import { fieldErrors, type FieldError, type FieldErrors } from '../../errors';
 import { chatsSchema } from '../../store/filterAllowLists';
 import { chatHasParticipant, never } from '../../store/conditions';
@@ -26,11 +24,6 @@ const membershipErrors = {
     message: 'agent_permissions must be an object {confab_agents: boolean, developer_agents: boolean, agents_may_read_files: boolean}.',
   }),
 } as const;
-
-/** Uploaded files of a chat live under <dataDir>/files/<chat id>/ (the files issue writes them there). */
-export function chatFilesDirectory(dataDir: string, chatId: string): string {
-  return join(dataDir, 'files', chatId);
-}
 
 function slugOf(name: string): string {
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 24);
@@ -274,9 +267,10 @@ export class ChatsCollection implements RecordCollection {
     if (auth.user === undefined || chat === undefined || members === undefined || !members.admins.includes(auth.user.id)) {
       throw recordErrors.notFound();
     }
-    // Rows of messages and files go with the chat (foreign keys cascade); the bytes on disk too.
+    // Rows of messages and files go with the chat (foreign keys cascade); the bytes go first, so a
+    // store that is down answers 503 and leaves a chat to delete again rather than unreachable bytes.
+    await this.context.files.deletePrefix(`${id}/`);
     await this.context.store.chats.delete(id);
-    await rm(chatFilesDirectory(this.context.config.dataDir, id), { recursive: true, force: true });
     await this.events.deleted(id, members.participants);
   }
 }

@@ -6,7 +6,7 @@ import type { Announcements } from '../announcements';
 import type { ChatEvents } from '../chatEvents';
 import type { RequestAuth, ServiceContext } from '../context';
 import { saveChatFile } from '../files/saveChatFile';
-import { removeRecordDirectory, StagedUpload } from '../files/storage';
+import { StagedUpload } from '../files/storage';
 import { cleanOriginalName, descriptionMaximum, uploadProblems } from '../files/uploadRules';
 import { readString, type Body } from '../input';
 import { recordErrors } from '../recordErrors';
@@ -91,13 +91,16 @@ export class FilesCollection implements RecordCollection {
     throw recordErrors.notFound();
   }
 
-  /** docs/PRODUCT.md §6: users delete only files they uploaded; anything else is a 404. The bytes go too. */
+  /**
+   * docs/PRODUCT.md §6: users delete only files they uploaded; anything else is a 404. The bytes
+   * go first: when the store is down the answer is its 503 and the record stays, to be deleted again.
+   */
   async delete(auth: RequestAuth, id: string): Promise<void> {
     const file = await this.context.store.files.findById(id);
     if (auth.user === undefined || file === undefined || file.uploaded_by !== auth.user.id) throw recordErrors.notFound();
     if (!(await this.context.store.chats.isParticipant(file.chat, auth.user.id))) throw recordErrors.notFound();
+    await this.context.files.deletePrefix(`${file.chat}/${file.id}/`);
     await this.context.store.files.delete(id);
-    removeRecordDirectory(this.context.config.dataDir, file.chat, file.id);
     await this.chatEvents.filesChanged(file.chat, 'deleted', file.id);
     await this.announcements.fileDeleted(file.id);
   }

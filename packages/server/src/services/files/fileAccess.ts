@@ -1,5 +1,4 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { ConfabServerError } from '../../errors';
 import type { FileRow } from '../../store/repositories/files';
 import type { UserRow } from '../../store/repositories/users';
@@ -7,7 +6,7 @@ import type { AccountsService } from '../accounts';
 import { collectionIds } from '../collections/types';
 import type { RequestAuth, ServiceContext } from '../context';
 import { signingKey } from '../tokens';
-import { storedFilePath } from './storage';
+import { fileKey } from './fileStore';
 
 /**
  * A live-website capability lasts 1 hour; the chat opens a fresh one each time. It stands in a
@@ -18,7 +17,8 @@ const recordIdPattern = /^[a-z0-9]{15}$/;
 
 export interface ServableFile {
   row: FileRow;
-  path: string;
+  /** Where its bytes are in the file store. */
+  key: string;
 }
 
 /**
@@ -51,9 +51,9 @@ export class FileAccessService {
   private async participantFile(user: UserRow | undefined, row: FileRow | undefined): Promise<ServableFile> {
     if (user === undefined || row === undefined) throw new ConfabServerError('notFound');
     if (!(await this.context.store.chats.isParticipant(row.chat, user.id))) throw new ConfabServerError('notFound');
-    const path = storedFilePath(this.context.config.dataDir, row.chat, row.id, row.file);
-    if (!existsSync(path)) throw new ConfabServerError('notFound');
-    return { row, path };
+    const key = fileKey(row.chat, row.id, row.file);
+    if ((await this.context.files.head(key)) === undefined) throw new ConfabServerError('notFound');
+    return { row, key };
   }
 
   /** `/api/files/{collection}/{record}/{filename}`: the file, for a participant of its chat. */

@@ -2,13 +2,15 @@ import { fileExtension, imageMimeType, mimeFromExtension } from '@confab/client/
 import { formatTimestamp, newRecordId } from '../../store/ids';
 import type { ChatEvents } from '../chatEvents';
 import type { ServiceContext } from '../context';
-import { removeRecordDirectory, type StagedUpload, storedFilePath } from './storage';
+import { fileKey } from './fileStore';
+import type { StagedUpload } from './storage';
 import { storedFileName } from './uploadRules';
 
 /**
- * Stores a checked upload as a file of the chat: moves its bytes under a generated name, writes
- * the record (removing the bytes if that fails) and tells the chat's open files panels. The one
- * way a file enters a chat, whether a person uploaded it or a mail carried it.
+ * Stores a checked upload as a file of the chat: puts its bytes in the file store under a
+ * generated name, writes the record (removing the bytes if that fails) and tells the chat's open
+ * files panels. The one way a file enters a chat, whether a person uploaded it or a mail carried
+ * it. When the store is down this throws its 503 before any record exists.
  */
 export async function saveChatFile(
   context: ServiceContext,
@@ -18,7 +20,8 @@ export async function saveChatFile(
   const { chatId, upload, originalName } = input;
   const id = newRecordId();
   const stored = storedFileName(originalName);
-  upload.moveTo(storedFilePath(context.config.dataDir, chatId, id, stored));
+  const files = context.files;
+  await files.putFile(fileKey(chatId, id, stored), upload.path, upload.size);
   const now = formatTimestamp(context.config.now());
   try {
     await context.store.files.insert({
@@ -35,7 +38,7 @@ export async function saveChatFile(
       updated: now,
     });
   } catch (error) {
-    removeRecordDirectory(context.config.dataDir, chatId, id);
+    await files.deletePrefix(`${chatId}/${id}/`).catch(() => undefined);
     throw error;
   }
   await chatEvents.filesChanged(chatId, 'added', id);

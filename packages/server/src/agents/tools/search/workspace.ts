@@ -1,8 +1,7 @@
-import { open } from 'node:fs/promises';
 import type { ConfabDatabase } from '../../../store/database';
 import { newRecordId, formatTimestamp } from '../../../store/ids';
 import { WorkspaceSearchRepository } from '../../../store/repositories/workspaceSearch';
-import { storedFilePath } from '../../../services/files/storage';
+import { fileKey, type FileStore } from '../../../services/files/fileStore';
 import { plainText, type SearchHit } from './types';
 
 /** A drop or file of the chat that matched. */
@@ -17,20 +16,28 @@ const markupExtensions = new Set(['html', 'htm', 'xml']);
 /** At most this much of a file is read and indexed. */
 const maxIndexedBytes = 512 * 1024;
 
-/** The indexable text of an uploaded file ('' for binary formats or unreadable files). */
-export async function fileText(path: string, originalName: string): Promise<string> {
+/** The first `maxBytes` of a stored file (fewer when it is shorter), read as a range of the store. */
+async function readStart(files: FileStore, key: string, maxBytes: number): Promise<Buffer> {
+  const body = await files.get(key, { start: 0, end: maxBytes - 1 });
+  if (body === undefined) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    length += chunk.length;
+    if (length >= maxBytes) break;
+  }
+  body.destroy();
+  return Buffer.concat(chunks).subarray(0, maxBytes);
+}
+
+/** The indexable text of an uploaded file ('' for binary formats, missing or unreadable files). */
+export async function fileText(files: FileStore, key: string, originalName: string): Promise<string> {
   const extension = originalName.toLowerCase().split('.').pop() ?? '';
   if (!textExtensions.has(extension) && !markupExtensions.has(extension)) return '';
   let text: string;
   try {
-    const handle = await open(path, 'r');
-    try {
-      const buffer = Buffer.alloc(maxIndexedBytes);
-      const { bytesRead } = await handle.read(buffer, 0, maxIndexedBytes, 0);
-      text = buffer.subarray(0, bytesRead).toString('utf8');
-    } finally {
-      await handle.close();
-    }
+    text = (await readStart(files, key, maxIndexedBytes)).toString('utf8');
   } catch {
     return '';
   }
@@ -40,7 +47,8 @@ export async function fileText(path: string, originalName: string): Promise<stri
 }
 
 export interface WorkspaceSearchOptions {
-  dataDir: string;
+  /** Where the chat files' bytes are (the server's file store). */
+  files: FileStore;
   /** The server's public base URL: results link under it. */
   publicUrl: () => string;
   now: () => Date;
@@ -80,7 +88,7 @@ export class WorkspaceSearch {
     for (const file of await this.repository.unindexedFiles(chatId)) {
       let body = '';
       try {
-        body = await fileText(storedFilePath(this.options.dataDir, file.chat, file.id, file.file), file.original_name);
+        body = await fileText(this.options.files, fileKey(file.chat, file.id, file.file), file.original_name);
       } catch {
         body = '';
       }
