@@ -1,17 +1,19 @@
-// Starts a server child (servers/bare.mjs or servers/confab.mjs) and wraps its IPC protocol.
+// Starts a server child (one of servers/*.mjs) and wraps its IPC protocol.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * @param {'bare' | 'bareUpload' | 'confab'} kind
+ * @param {'bare' | 'bareUpload' | 'bareInsert' | 'confab'} kind
  * @param {Record<string, string>} env extra environment
+ * @param {{ discardStdout?: boolean, execArgv?: string[] }} [spawnOptions] discardStdout: log lines
+ *   are written (and so cost what they cost) but not shown; execArgv: extra Node flags (--cpu-prof)
  * @returns {Promise<{ url: string, pid: number, memory: () => Promise<Memory>, cpu: () => Promise<number>, stop: () => Promise<void> }>}
  * @typedef {{ rss: number, heapUsed: number, external: number, arrayBuffers: number }} Memory
  */
-export async function startServerChild(kind, env = {}) {
-  const execArgv = ['--expose-gc'];
+export async function startServerChild(kind, env = {}, spawnOptions = {}) {
+  const execArgv = ['--expose-gc', ...(spawnOptions.execArgv ?? [])];
   if (kind === 'confab') execArgv.push('--conditions=@confab/source', '--import', 'tsx');
   // BENCH_CPU_PROFILE_DIR=/tmp/profiles: the server writes a .cpuprofile there when it stops.
   if (process.env.BENCH_CPU_PROFILE_DIR) execArgv.push('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`);
@@ -19,7 +21,7 @@ export async function startServerChild(kind, env = {}) {
     cwd: root,
     execArgv,
     env: { ...process.env, ...env, NODE_ENV: 'production' },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', spawnOptions.discardStdout ? 'ignore' : 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   let nextId = 0;

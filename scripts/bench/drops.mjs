@@ -27,7 +27,7 @@ const options = {
   seconds: number('seconds', 5),
   timeoutMs: number('timeoutMs', 15 * 60_000),
 };
-const targets = { feedRatio: 2, togglesPerSecond: 1_000 };
+const targets = { feedRatio: 2, togglesPerSecond: 1_500 };
 const password = 'bench drops password';
 const log = (text) => console.error(`[bench:drops] ${text}`);
 

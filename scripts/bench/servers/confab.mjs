@@ -6,5 +6,6 @@ import { serveIpc } from './ipc.mjs';
 
 const dataDir = process.env.BENCH_DATA_DIR;
 if (!dataDir) throw new Error('BENCH_DATA_DIR is required');
-const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, logger: false });
+// BENCH_LOGGER=1: one JSON line per request, as the embedded default writes them.
+const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, logger: process.env.BENCH_LOGGER === '1' });
 serveIpc({ url: server.url, close: () => server.close() });

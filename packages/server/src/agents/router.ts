@@ -41,7 +41,8 @@ export class MentionRouter {
     return this.services.context;
   }
 
-  async route(posted: { row: MessageRow; author: UserRow; mentionId: string | undefined; reply?: ReplyTarget | undefined }): Promise<void> {
+  /** `content`: the message's plaintext, as its author sent it (decrypting the row again would only repeat it). */
+  async route(posted: { row: MessageRow; author: UserRow; mentionId: string | undefined; content: string; reply?: ReplyTarget | undefined }): Promise<void> {
     const { row, author } = posted;
     // A hosted agent's message is model output and text it brought in (pages, search results,
     // files, mail): someone else's words, so it never mentions anyone (docs/SECURITY.md G10). This
@@ -50,7 +51,7 @@ export class MentionRouter {
     const chat = await this.context.store.chats.findById(row.chat);
     if (chat === undefined) return;
     const authorIsAgent = isAgentType(author.type);
-    const usernames = extractMentions(this.services.messaging.decrypt(row));
+    const usernames = extractMentions(posted.content);
     const targets: Target[] = (await this.context.store.agents.findByUsernames(usernames))
       .filter((agent) => agent.id !== author.id)
       .map((agent) => ({ agent, reason: 'mention' as const }));

@@ -44,7 +44,7 @@ export class Announcements {
     const details: MessageFile = { file_id: file.id, name, file: file.file, type: file.mime_type, size: Number(file.size) };
     const content = `shared ${name}`;
     await this.guarded(file.chat, async () => {
-      const row = await this.store(file.chat, uploader, { messageType: 'file', content, fileId: file.id, details: JSON.stringify(details) });
+      const row = await this.store(file.chat, uploader, { messageType: 'file', content, fileId: file.id, details: JSON.stringify(details) }, { authorHasRead: true });
       await this.reads.posted(row, uploader, content);
     });
   }
@@ -82,7 +82,8 @@ export class Announcements {
     });
   }
 
-  private async store(chatId: string, author: Person, input: { messageType: 'file' | 'system'; content: string; fileId: string | null; details: string }): Promise<MessageRow> {
+  /** `authorHasRead`: a file message is the uploader's, read by them as they post it; a system line moves positions its own way. */
+  private async store(chatId: string, author: Person, input: { messageType: 'file' | 'system'; content: string; fileId: string | null; details: string }, { authorHasRead = false } = {}): Promise<MessageRow> {
     const now = this.now();
     const { row } = await this.context.store.messages.insert({
       id: newRecordId(),
@@ -95,7 +96,7 @@ export class Announcements {
       details: input.details,
       created: now,
       updated: now,
-    });
+    }, { authorHasRead });
     const event: MessageEvent = { kind: 'message', chat_id: chatId, seq: Number(row.seq), frame: this.messaging.frameOf(row, author) };
     await this.context.bus.publish(chatChannel(chatId), event);
     return row;

@@ -174,19 +174,23 @@ export class DropsService {
     }
   }
 
-  /** Followers' open apps learn of the new drop, each with its own flags (none yet: it was just published). */
+  /**
+   * Followers' open apps learn of the new drop, each with its own flags: none liked or bookmarked
+   * yet (it was just published), so a follower's frame differs only in whether they may delete it,
+   * and the two frames are made once for all of them.
+   */
   private async announce(row: DropWithChat): Promise<void> {
-    const followers = await this.store.drops.followers(row.chat);
-    const admins = new Set((await this.store.chats.membersOf([row.chat])).get(row.chat)?.admins ?? []);
-    for (const followerId of followers) {
-      const canDelete = row.author === followerId || admins.has(followerId);
+    const [followers, admins] = await Promise.all([this.store.drops.followers(row.chat), this.store.chats.adminsOf(row.chat)]);
+    const frameOf = (canDelete: boolean): UserFrameEvent => {
       const frame: DropPublishedFrame = { type: 'drop_published', drop: dropView(row, { liked: false, bookmarked: false, canDelete }) };
-      const event: UserFrameEvent = { kind: 'frame', frame: JSON.stringify(frame) };
-      try {
-        await this.context.bus.publish(userChannel(followerId), event);
-      } catch (error) {
-        this.context.logger.error({ error: String(error) }, 'drop announcement failed');
-      }
+      return { kind: 'frame', frame: JSON.stringify(frame) };
+    };
+    const [deletable, readOnly] = [frameOf(true), frameOf(false)];
+    const sends = followers.map((followerId) =>
+      this.context.bus.publish(userChannel(followerId), row.author === followerId || admins.has(followerId) ? deletable : readOnly),
+    );
+    for (const result of await Promise.allSettled(sends)) {
+      if (result.status === 'rejected') this.context.logger.error({ error: String(result.reason) }, 'drop announcement failed');
     }
   }
 

@@ -44,6 +44,8 @@ export interface PostInput {
 export interface WireExtras {
   reactions?: ReactionSummary[] | undefined;
   preview?: ReplyPreview | undefined;
+  /** The row's plaintext when the caller holds it (it just encrypted it), so it is not decrypted again. */
+  content?: string | undefined;
 }
 
 /** Told of every newly stored message, after its commit, on the instance that stored it (the agents' router). */
@@ -97,7 +99,7 @@ export class MessagingService {
       author_id: row.author,
       author_name: author.name === '' ? author.username : author.name,
       author_username: author.username,
-      content: row.deleted_at === null ? this.decrypt(row) : '',
+      content: row.deleted_at === null ? (extras.content ?? this.decrypt(row)) : '',
       created_at: row.created,
       message_type: row.message_type,
       seq: Number(row.seq),
@@ -180,9 +182,10 @@ export class MessagingService {
       reply_to: reply?.originalId ?? null,
       created: now,
       updated: now,
-    });
+    }, { authorHasRead: true });
     const previews = await this.replies.previewsFor([row]);
-    const frame = this.frameOf(row, author, input.streamId, { preview: previews.get(row.reply_to ?? '') });
+    // A retried client_id answers the stored message, whose content may differ from this one's.
+    const frame = this.frameOf(row, author, input.streamId, { preview: previews.get(row.reply_to ?? ''), ...(created ? { content } : {}) });
     if (created) {
       const event: MessageEvent = { kind: 'message', chat_id: chatId, seq: Number(row.seq), frame };
       try {

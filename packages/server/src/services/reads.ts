@@ -53,7 +53,8 @@ export class ReadsService {
   }
 
   /**
-   * After a message is stored: its author has read the chat up to it; the people it mentions, and
+   * After a message is stored (its author's position already moved onto it, in the message's
+   * transaction: `authorHasRead` of MessagesRepository.insert): the people it mentions, and
    * the person it replies to (`repliedToId`, the author of the message answered), are noted; every
    * other participant's sessions get chat_activity (counts and order of their list), the author's
    * get read_state. Runs after the send is answered; a failure here loses no message.
@@ -61,26 +62,23 @@ export class ReadsService {
   async posted(row: MessageRow, author: Pick<UserRow, 'id' | 'name' | 'username'>, content: string, repliedToId?: string): Promise<void> {
     const chatId = row.chat;
     const seq = Number(row.seq);
-    const participants = await this.context.store.chats.participantsWithNames(chatId);
+    const participants = await this.context.store.chats.participantsToTell(chatId);
     const named = new Set(extractMentions(content));
     const mentioned = participants.filter(
       (person) => person.user_id !== author.id && isPerson(person.type) && (named.has(person.username.toLowerCase()) || person.user_id === repliedToId),
     );
-    await Promise.all([
-      this.context.store.reads.markRead(chatId, author.id, seq, row.created),
-      this.context.store.reads.addMentions(chatId, seq, row.created, mentioned.map((person) => person.user_id)),
-    ]);
+    await this.context.store.reads.addMentions(chatId, seq, row.created, mentioned.map((person) => person.user_id));
     const mentionedIds = new Set(mentioned.map((person) => person.user_id));
     const recipients = participants.filter((person) => person.user_id !== author.id && isPerson(person.type));
-    const choices = await this.context.store.reads.notifyChoices(chatId, recipients.map((person) => person.user_id));
     const base: ChatActivityFrame = { type: 'chat_activity', chat_id: chatId, seq, author_id: author.id, updated: row.created, mentions_you: false };
-    // What a notification shows comes only to those it notifies (docs/CONTRACTS.md, Notifications).
-    const shown = { message_id: row.id, author_name: author.name === '' ? author.username : author.name, preview: notificationPreviewOf(content) };
+    // What a notification shows comes only to those it notifies (docs/CONTRACTS.md, Notifications),
+    // made once and only when someone is notified: the preview renders the markdown.
+    let shown: Pick<ChatActivityFrame, 'message_id' | 'author_name' | 'preview'> | undefined;
+    const shownOnce = () => (shown ??= { message_id: row.id, author_name: author.name === '' ? author.username : author.name, preview: notificationPreviewOf(content) });
     const sends = recipients.map((person) => {
       const mentionsYou = mentionedIds.has(person.user_id);
-      const choice = choices.get(person.user_id);
-      const notify = mentionsYou || (choice?.notifyAll === true && !choice.muted);
-      const frame: ChatActivityFrame = notify ? { ...base, mentions_you: mentionsYou, notify: true, ...shown } : { ...base, mentions_you: mentionsYou };
+      const notify = mentionsYou || (person.notifyAll && !person.muted);
+      const frame: ChatActivityFrame = notify ? { ...base, mentions_you: mentionsYou, notify: true, ...shownOnce() } : { ...base, mentions_you: mentionsYou };
       return this.context.bus.publish(userChannel(person.user_id), { kind: 'frame', frame: JSON.stringify(frame) } satisfies UserFrameEvent);
     });
     const failures = (await Promise.allSettled([...sends, this.announce(author.id, chatId)])).filter((result) => result.status === 'rejected');

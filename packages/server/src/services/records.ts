@@ -149,8 +149,8 @@ export class RecordsService {
   }
 
   /** The written record, shown to whoever the write allows (the caller, or a new account's owner). */
-  private async renderWritten(collection: RecordCollection, id: string, auth: RequestAuth, query: RecordQuery, viewAs = auth) {
-    const row = await this.findRow(collection, id);
+  private async renderWritten(collection: RecordCollection, id: string, auth: RequestAuth, query: RecordQuery, viewAs = auth, stored?: unknown) {
+    const row = stored ?? (await this.findRow(collection, id));
     if (row === undefined) throw recordErrors.notFound();
     const [record] = await this.render(collection, [row], auth, query, viewAs);
     if (record === undefined) throw recordErrors.notFound();
@@ -160,7 +160,7 @@ export class RecordsService {
   async create(name: string, auth: RequestAuth, body: Body, query: RecordQuery): Promise<RecordJson> {
     const collection = this.collection(name);
     const created = await collection.create(auth, body);
-    return this.renderWritten(collection, created.id, auth, query, created.viewAs ?? auth);
+    return this.renderWritten(collection, created.id, auth, query, created.viewAs ?? auth, created.row);
   }
 
   async update(name: string, auth: RequestAuth, id: string, body: Body, query: RecordQuery): Promise<RecordJson> {

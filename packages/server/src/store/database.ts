@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { Database } from './schema';
 import { migrateToLatest } from './migrations/index';
 import { makePrivateFile } from './privateDataDir';
+import { withStatementCache } from './statementCache';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -73,7 +74,7 @@ async function openSqlite(dataDir: string): Promise<ConfabDatabase> {
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
   connection.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

@@ -32,7 +32,7 @@ export function createStore(database: ConfabDatabase): Store {
     database,
     users: new UsersRepository(database.db),
     chats: new ChatsRepository(database.db),
-    messages: new MessagesRepository(database.db),
+    messages: new MessagesRepository(database.db, database.dialect),
     files: new FilesRepository(database.db),
     passwordResets: new PasswordResetsRepository(database.db),
     invitations: new InvitationsRepository(database.db),

@@ -48,10 +48,12 @@ export class MessagesCollection implements RecordCollection {
 
   async serialize(rows: readonly unknown[], _auth: RequestAuth, wanted?: (field: string) => boolean): Promise<RecordJson[]> {
     const messages = rows as MessageRow[];
-    // One query each for the whole page: reactions (skipped when `fields` leaves them out) and
-    // every original the page's replies quote (docs/CONTRACTS.md, Reactions and Replies).
+    // One query each for the whole page: reactions (skipped when `fields` leaves them out, and for
+    // messages never reacted to, whose reactions_version is still 0) and every original the page's
+    // replies quote (docs/CONTRACTS.md, Reactions and Replies).
+    const reacted = messages.filter((row) => Number(row.reactions_version) > 0).map((row) => row.id);
     const [reactions, previews] = await Promise.all([
-      wanted === undefined || wanted('reactions') ? this.reactions.summaries(messages.map((row) => row.id)) : new Map<string, ReactionSummary[]>(),
+      (wanted === undefined || wanted('reactions')) && reacted.length > 0 ? this.reactions.summaries(reacted) : new Map<string, ReactionSummary[]>(),
       this.messaging.replies.previewsFor(messages),
     ]);
     return messages.map((row) => ({
@@ -91,7 +93,7 @@ export class MessagesCollection implements RecordCollection {
       clientId: readString(body, 'client_id'),
       replyTo: body['reply_to'],
     });
-    return { id: posted.row.id };
+    return { id: posted.row.id, row: posted.row };
   }
 
   /** Only the author edits the content of their message (services/messaging.ts `edit`). */

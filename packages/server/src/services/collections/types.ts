@@ -15,6 +15,8 @@ export interface CreatedRecord {
   id: string;
   /** Defaults to the caller; a registration is shown as its new owner sees it. */
   viewAs?: RequestAuth;
+  /** The row as stored, when the create already read it back (a message): shown without reading it again. */
+  row?: unknown;
 }
 
 /**

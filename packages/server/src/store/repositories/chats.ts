@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { compiledOnce } from '../compiledOnce';
 import type { ChatsTable, Database } from '../schema';
 import { startReading } from './reads';
 
@@ -35,8 +36,22 @@ async function replaceMembers(
 export class ChatsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
+  // Asked on every send (compiledOnce): the router reads the chat, the sender's membership is checked.
+  private readonly byId = compiledOnce((id: string) => this.db.selectFrom('chats').selectAll().where('id', '=', id));
+  private readonly participant = compiledOnce((chatId: string, userId: string) =>
+    this.db.selectFrom('chat_participants').select('chat_id').where('chat_id', '=', chatId).where('user_id', '=', userId),
+  );
+  private readonly toTell = compiledOnce((chatId: string) =>
+    this.db
+      .selectFrom('chat_participants')
+      .innerJoin('users', 'users.id', 'chat_participants.user_id')
+      .leftJoin('chat_reads', (join) => join.onRef('chat_reads.chat_id', '=', 'chat_participants.chat_id').onRef('chat_reads.user_id', '=', 'chat_participants.user_id'))
+      .select(['chat_participants.user_id as user_id', 'users.username as username', 'users.type as type', 'chat_reads.muted as muted', 'chat_reads.notify_all as notify_all'])
+      .where('chat_participants.chat_id', '=', chatId),
+  );
+
   async findById(id: string): Promise<ChatRow | undefined> {
-    return this.db.selectFrom('chats').selectAll().where('id', '=', id).executeTakeFirst();
+    return (await this.byId.execute(this.db, id)).rows[0];
   }
 
   async insert(row: Insertable<ChatsTable>, members: ChatMembers): Promise<void> {
@@ -111,6 +126,16 @@ export class ChatsRepository {
       .execute();
   }
 
+  /**
+   * The chat's participants with what a new message's frames need: usernames and user types (whom
+   * it mentions, who is told) and each one's mute and notification level (people without a
+   * chat_reads row have the defaults), in one query.
+   */
+  async participantsToTell(chatId: string): Promise<Array<{ user_id: string; username: string; type: string; muted: boolean; notifyAll: boolean }>> {
+    const rows = (await this.toTell.execute(this.db, chatId)).rows;
+    return rows.map((row) => ({ user_id: row.user_id, username: row.username, type: row.type, muted: Number(row.muted ?? 0) === 1, notifyAll: Number(row.notify_all ?? 0) === 1 }));
+  }
+
   /** Everyone who shares at least one chat with the user (the user too, when in any chat), with their user types: who hears of their presence. */
   async peopleSharingChatsWith(userId: string): Promise<Array<{ user_id: string; type: string }>> {
     return this.db
@@ -124,13 +149,13 @@ export class ChatsRepository {
   }
 
   async isParticipant(chatId: string, userId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('chat_participants')
-      .select('chat_id')
-      .where('chat_id', '=', chatId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return row !== undefined;
+    return (await this.participant.execute(this.db, chatId, userId)).rows.length > 0;
+  }
+
+  /** The chat's admins, in one query. */
+  async adminsOf(chatId: string): Promise<Set<string>> {
+    const rows = await this.db.selectFrom('chat_admins').select('user_id').where('chat_id', '=', chatId).execute();
+    return new Set(rows.map((row) => row.user_id));
   }
 
   /** Which of `chatIds` the user is an admin of, in one query. */

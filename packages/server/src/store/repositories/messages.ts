@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import { isUniqueViolation } from '../database';
+import { isUniqueViolation, type DialectName } from '../database';
 import type { Database, MessagesTable } from '../schema';
+import { MessageInsert } from './messageInsert';
 
 export type MessageRow = Selectable<MessagesTable>;
 export type NewMessageRow = Omit<Insertable<MessagesTable>, 'seq'> & { id: string };
@@ -31,7 +32,14 @@ export interface ReplyOriginal {
 const insertAttempts = 5;
 
 export class MessagesRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly inserter: MessageInsert;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    dialect: DialectName,
+  ) {
+    this.inserter = new MessageInsert(db, dialect);
+  }
 
   async findById(id: string): Promise<MessageRow | undefined> {
     return this.db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
@@ -50,30 +58,13 @@ export class MessagesRepository {
   /**
    * Inserts the message with the chat's next seq and bumps the chat's `updated` (chat lists
    * sort by -updated) in one transaction. A retry carrying an already stored client_id returns
-   * the stored message instead of a duplicate.
+   * the stored message instead of a duplicate. `authorHasRead`: the author's read position moves
+   * onto the message in the same transaction (a person has read what they wrote).
    */
-  async insert(row: NewMessageRow): Promise<InsertedMessage> {
+  async insert(row: NewMessageRow, { authorHasRead = false } = {}): Promise<InsertedMessage> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await this.db.transaction().execute(async (transaction) => {
-          const counter = await transaction
-            .updateTable('chats')
-            .set((eb) => ({ last_seq: eb('last_seq', '+', 1), updated: row.created }))
-            .where('id', '=', row.chat)
-            .returning('last_seq')
-            .executeTakeFirstOrThrow();
-          await transaction.insertInto('messages').values({ ...row, seq: Number(counter.last_seq) }).execute();
-          // The original's count and `updated` move with its reply, so a client catching up by
-          // `updated` learns the new count too (docs/CONTRACTS.md, Replies).
-          if (row.reply_to !== null && row.reply_to !== undefined) {
-            await transaction
-              .updateTable('messages')
-              .set((eb) => ({ reply_count: eb('reply_count', '+', 1), updated: row.created }))
-              .where('id', '=', row.reply_to)
-              .execute();
-          }
-        });
-        break;
+        return { row: await this.inserter.run(row, authorHasRead), created: true };
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
         if (row.client_id !== null && row.client_id !== undefined) {
@@ -83,9 +74,6 @@ export class MessagesRepository {
         if (attempt >= insertAttempts) throw error;
       }
     }
-    const stored = await this.findById(row.id);
-    if (stored === undefined) throw new Error('inserted message vanished');
-    return { row: stored, created: true };
   }
 
   /** Messages of a chat after `afterSeq`, in seq order, with their authors. */

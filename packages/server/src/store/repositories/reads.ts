@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { NotifyLevel } from '@confab/client/protocol';
+import { compiledOnce } from '../compiledOnce';
 import type { Database } from '../schema';
 
 /** One person's read state of one chat, as counted here (the wire's ChatReadState without the chat id). */
@@ -9,12 +10,6 @@ export interface ReadState {
   mention_count: number;
   muted: boolean;
   notify_level: NotifyLevel;
-}
-
-/** A participant's choices that decide whether a message notifies them (docs/CONTRACTS.md, Notifications). */
-export interface NotifyChoice {
-  muted: boolean;
-  notifyAll: boolean;
 }
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -36,11 +31,50 @@ export async function startReading(executor: Executor, chatId: string, userIds: 
 }
 
 /**
+ * Moves a person's position forward to `seq` (capped at the chat's newest; never back), compiled
+ * once: a query of its own for each repository that runs it (on the send path, the messages
+ * repository runs it in the message's transaction).
+ */
+export function markReadQuery() {
+  return compiledOnce((chatId: string, userId: string, seq: number, updated: string) =>
+    sql`insert into chat_reads (chat_id, user_id, last_read_seq, muted, updated)
+      select id, cast(${userId} as text), capped, 0, cast(${updated} as text)
+      from (select id, case when last_seq < cast(${seq} as integer) then last_seq else cast(${seq} as integer) end as capped from chats where id = ${chatId}) as target where true
+      on conflict (chat_id, user_id) do update set
+        last_read_seq = case when excluded.last_read_seq > chat_reads.last_read_seq then excluded.last_read_seq else chat_reads.last_read_seq end,
+        updated = excluded.updated`,
+  );
+}
+
+/**
  * Read positions, mutes and mentions (migrations/012_chat_reads.ts). Unread is the chat's
  * `last_seq` minus the position; a person without a row has read everything.
  */
 export class ReadsRepository {
   constructor(private readonly db: Kysely<Database>) {}
+
+  // Both run after every send (compiledOnce): the author's position moves, their sessions get the state.
+  private readonly oneState = compiledOnce((userId: string, chatId: string) =>
+    this.db
+      .selectFrom('chats')
+      .leftJoin('chat_reads', (join) => join.onRef('chat_reads.chat_id', '=', 'chats.id').on('chat_reads.user_id', '=', userId))
+      .select((eb) => [
+        'chats.last_seq as last_seq',
+        'chat_reads.last_read_seq as last_read_seq',
+        'chat_reads.muted as muted',
+        'chat_reads.notify_all as notify_all',
+        // No chat_reads row: the comparison is null and nothing counts, as in statesOf's inner join.
+        eb
+          .selectFrom('message_mentions')
+          .select((inner) => inner.fn.countAll<number>().as('count'))
+          .where('message_mentions.user_id', '=', userId)
+          .whereRef('message_mentions.chat_id', '=', 'chats.id')
+          .whereRef('message_mentions.seq', '>', 'chat_reads.last_read_seq')
+          .as('mentions'),
+      ])
+      .where('chats.id', '=', chatId),
+  );
+  private readonly readUpTo = markReadQuery();
 
   /** The user's state of each of `chatIds` (the ones that exist), in two queries whatever their number. */
   async statesOf(userId: string, chatIds: readonly string[]): Promise<Map<string, ReadState>> {
@@ -65,32 +99,19 @@ export class ReadsRepository {
         .execute(),
     ]);
     const mentionCounts = new Map(mentions.map((row) => [row.chat_id, Number(row.mentions)]));
-    for (const row of positions) {
-      const lastSeq = Number(row.last_seq);
-      const lastRead = Math.min(lastSeq, row.last_read_seq === null ? lastSeq : Number(row.last_read_seq));
-      states.set(row.chat_id, {
-        last_read_seq: lastRead,
-        unread_count: lastSeq - lastRead,
-        mention_count: mentionCounts.get(row.chat_id) ?? 0,
-        muted: Number(row.muted ?? 0) === 1,
-        notify_level: Number(row.notify_all ?? 0) === 1 ? 'all' : 'mentions',
-      });
-    }
+    for (const row of positions) states.set(row.chat_id, readState(row, mentionCounts.get(row.chat_id) ?? 0));
     return states;
   }
 
+  /** One chat's state, as statesOf counts it, in one query. */
   async stateOf(userId: string, chatId: string): Promise<ReadState | undefined> {
-    return (await this.statesOf(userId, [chatId])).get(chatId);
+    const [row] = (await this.oneState.execute(this.db, userId, chatId)).rows;
+    return row === undefined ? undefined : readState(row, Number(row.mentions ?? 0));
   }
 
   /** Moves the position forward to `seq` (capped at the chat's newest; never back). */
   async markRead(chatId: string, userId: string, seq: number, updated: string): Promise<void> {
-    await sql`insert into chat_reads (chat_id, user_id, last_read_seq, muted, updated)
-      select id, cast(${userId} as text), capped, 0, cast(${updated} as text)
-      from (select id, case when last_seq < cast(${seq} as integer) then last_seq else cast(${seq} as integer) end as capped from chats where id = ${chatId}) as target where true
-      on conflict (chat_id, user_id) do update set
-        last_read_seq = case when excluded.last_read_seq > chat_reads.last_read_seq then excluded.last_read_seq else chat_reads.last_read_seq end,
-        updated = excluded.updated`.execute(this.db);
+    await this.readUpTo.execute(this.db, chatId, userId, seq, updated);
   }
 
   /**
@@ -118,20 +139,6 @@ export class ReadsRepository {
       on conflict (chat_id, user_id) do update set notify_all = excluded.notify_all, updated = excluded.updated`.execute(this.db);
   }
 
-  /** Each of `userIds`' mute and level in the chat; people without a row have the defaults. */
-  async notifyChoices(chatId: string, userIds: readonly string[]): Promise<Map<string, NotifyChoice>> {
-    const choices = new Map<string, NotifyChoice>(userIds.map((userId) => [userId, { muted: false, notifyAll: false }]));
-    if (userIds.length === 0) return choices;
-    const rows = await this.db
-      .selectFrom('chat_reads')
-      .select(['user_id', 'muted', 'notify_all'])
-      .where('chat_id', '=', chatId)
-      .where('user_id', 'in', [...userIds])
-      .execute();
-    for (const row of rows) choices.set(row.user_id, { muted: Number(row.muted) === 1, notifyAll: Number(row.notify_all) === 1 });
-    return choices;
-  }
-
   /** Notes who a stored message mentions (participants only, the caller's choice). */
   async addMentions(chatId: string, seq: number, created: string, userIds: readonly string[]): Promise<void> {
     if (userIds.length === 0) return;
@@ -141,4 +148,20 @@ export class ReadsRepository {
       .onConflict((conflict) => conflict.doNothing())
       .execute();
   }
+}
+
+/** A chat's row joined with the person's chat_reads row (absent: they have read everything). */
+function readState(
+  row: { last_seq: number | string; last_read_seq: number | string | null; muted: number | null; notify_all: number | null },
+  mentionCount: number,
+): ReadState {
+  const lastSeq = Number(row.last_seq);
+  const lastRead = Math.min(lastSeq, row.last_read_seq === null ? lastSeq : Number(row.last_read_seq));
+  return {
+    last_read_seq: lastRead,
+    unread_count: lastSeq - lastRead,
+    mention_count: mentionCount,
+    muted: Number(row.muted ?? 0) === 1,
+    notify_level: Number(row.notify_all ?? 0) === 1 ? 'all' : 'mentions',
+  };
 }

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable, type Insertable, type Updateable } from 'kysely';
+import { compiledOnce } from '../compiledOnce';
 import type { Database, UsersTable } from '../schema';
 
 export type UserRow = Selectable<UsersTable>;
@@ -6,8 +7,11 @@ export type UserRow = Selectable<UsersTable>;
 export class UsersRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** Every authenticated request asks for its user: compiled once. */
+  private readonly byId = compiledOnce((id: string) => this.db.selectFrom('users').selectAll().where('id', '=', id));
+
   async findById(id: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return (await this.byId.execute(this.db, id)).rows[0];
   }
 
   async findManyByIds(ids: readonly string[]): Promise<UserRow[]> {
