@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import BrowserSuitesFirst from './scripts/testOrder.mjs';
 
 export default defineConfig({
   test: {
@@ -9,7 +8,6 @@ export default defineConfig({
     // runs every file in turn. Most suites spend their time waiting (on servers, browsers,
     // databases and child processes), so two workers overlap those waits.
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    sequence: { sequencer: BrowserSuitesFirst },
     reporters: ['default', './scripts/slowestTestFiles.mjs'],
   },
 });

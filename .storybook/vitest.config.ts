@@ -10,7 +10,8 @@ export default defineProject({
     testTimeout: 60_000,
     // Building the static Storybook (when missing or stale) happens in beforeAll.
     hookTimeout: 300_000,
-    fileParallelism: false,
+    // One file: no fileParallelism: false here, which would also hold it back until every other
+    // file is done and then run it alone (Vitest's group of sequential files comes last).
     // Stories run concurrently, one per page of the shared browser (STORYBOOK_PAGES, default 2).
     maxConcurrency: Number(process.env.STORYBOOK_PAGES ?? 2),
   },
