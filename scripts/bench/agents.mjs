@@ -21,6 +21,7 @@ import { createRequire } from 'node:module';
 import { connectAgent } from '../../packages/client/src/agent/index.ts';
 import { startServerChild } from './child.mjs';
 import { closeClients, connectClients } from './clients.mjs';
+import { boundedRun } from './bounded.mjs';
 import { parseBenchOptions } from './options.mjs';
 import { formatTable, percentile } from './stats.mjs';
 
@@ -40,17 +41,7 @@ const target = 1.5;
 const log = (text) => console.error(`[bench:agents] ${text}`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const cleanups = [];
-const cleanUp = async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
-};
-const abort = (reason, code) => {
-  log(`${reason}; shutting down`);
-  void cleanUp().finally(() => process.exit(code));
-};
-const hardTimeout = setTimeout(() => abort(`hard timeout of ${options.timeoutMs} ms reached`, 2), options.timeoutMs);
-process.on('SIGINT', () => abort('interrupted', 130));
-process.on('SIGTERM', () => abort('terminated', 143));
+const { cleanups, finish } = boundedRun({ timeoutMs: options.timeoutMs, log });
 
 /** The record API and /api/agents, as any client calls them. */
 function api(baseUrl) {
@@ -227,15 +218,4 @@ async function run() {
   return deliveredOnce && complete && ratios.every(([, ratio]) => ratio <= target) ? 0 : 1;
 }
 
-run()
-  .then(async (code) => {
-    clearTimeout(hardTimeout);
-    await cleanUp();
-    process.exit(code);
-  })
-  .catch(async (error) => {
-    log(error instanceof Error ? error.stack ?? error.message : String(error));
-    clearTimeout(hardTimeout);
-    await cleanUp();
-    process.exit(2);
-  });
+finish(run());

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { connectClients } from './clients.mjs';
 import { setUpConfab } from './confabSetup.mjs';
 import { formatTable, percentile } from './stats.mjs';
+import { boundedRun } from './bounded.mjs';
 import { parseBenchOptions } from './options.mjs';
 
 const options = parseBenchOptions(process.argv.slice(2), {
@@ -27,17 +28,7 @@ const options = parseBenchOptions(process.argv.slice(2), {
 const target = 1.2;
 const log = (text) => console.error(`[bench:typing] ${text}`);
 
-const cleanups = [];
-const cleanUp = async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
-};
-const abort = (reason, code) => {
-  log(`${reason}; shutting down`);
-  void cleanUp().finally(() => process.exit(code));
-};
-const hardTimeout = setTimeout(() => abort(`hard timeout of ${options.timeoutMs} ms reached`, 2), options.timeoutMs);
-process.on('SIGINT', () => abort('interrupted', 130));
-process.on('SIGTERM', () => abort('terminated', 143));
+const { cleanups, finish } = boundedRun({ timeoutMs: options.timeoutMs, log });
 
 /** servers/confab.mjs (the real startServer from source, SQLite in `dataDir`); resolves with its URL once it listens. */
 async function startConfab(dataDir) {
@@ -159,15 +150,4 @@ async function run() {
   return ratio <= target ? 0 : 1;
 }
 
-run()
-  .then(async (code) => {
-    clearTimeout(hardTimeout);
-    await cleanUp();
-    process.exit(code);
-  })
-  .catch(async (error) => {
-    log(error instanceof Error ? error.stack ?? error.message : String(error));
-    clearTimeout(hardTimeout);
-    await cleanUp();
-    process.exit(2);
-  });
+finish(run());
