@@ -13,12 +13,11 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import PocketBase from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfabServer } from '../src/index';
 import { startTestBucket, type TestBucket } from './support/bucket';
 import { workspaceRoot } from './support/builtServer';
-import { startCluster, type Cluster } from './support/cluster';
+import { registerOn, signedInOn, startCluster, type Cluster } from './support/cluster';
 import { databaseVariants } from './support/databases';
 import { createChat, postMessage, registerUser, type RegisteredUser } from './support/fixtures';
 import { rawRequest } from './support/http';
@@ -65,13 +64,8 @@ describe.runIf(clusterRunnable)('two instances sharing one bucket', () => {
     await bucket?.close();
   });
 
-  const register = (server: ConfabServer) => registerUser({ client: () => new PocketBase(server.url) } as unknown as Parameters<typeof registerUser>[0]);
-  const on = (server: ConfabServer, user: RegisteredUser): RegisteredUser => {
-    const pb = new PocketBase(server.url);
-    pb.autoCancellation(false);
-    pb.authStore.save(user.pb.authStore.token, user.pb.authStore.record);
-    return { ...user, pb };
-  };
+  const register = (server: ConfabServer) => registerOn(server);
+  const on = signedInOn;
 
   it('serves an upload through A from B: download with Range and HEAD, preview, live site, @data; deleting removes the objects', async () => {
     const ann = await register(a);
@@ -231,7 +225,7 @@ describe.runIf(existsSync('/proc/self/status'))('a 100 MB upload to the bucket',
 
   it('streams to the bucket: the server grows by at most 64 MB, and the object is whole', async () => {
     const residentBytes = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
-    const owner = await registerUser({ client: () => new PocketBase(server.url) } as unknown as Parameters<typeof registerUser>[0]);
+    const owner = await registerOn(server);
     const chat = await createChat(owner, { name: 'Big' });
     const token = `Bearer ${owner.pb.authStore.token}`;
     // A first (small) upload loads the code on the path, so the baseline is the path's own.

@@ -1,12 +1,12 @@
 import nodemailer from 'nodemailer';
-import PocketBase, { type RecordModel } from 'pocketbase';
+import type { RecordModel } from 'pocketbase';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ConfabServer } from '../src/index';
 import { databaseVariants } from './support/databases';
 import { createChat, registerUser, type RegisteredUser } from './support/fixtures';
 import { rawRequest } from './support/http';
 import { redisAvailable } from './support/redis';
-import { startCluster, type Cluster } from './support/cluster';
+import { registerOn, startCluster, type Cluster } from './support/cluster';
 import { startTestServer, type TestServer } from './support/testServer';
 import { authenticatedSocket, type TestSocket, type WireMessage } from './support/wsClient';
 
@@ -322,7 +322,7 @@ describe.runIf(sharedRunnable)('inbound mail limits shared by two instances thro
     const transportOf = (server: ConfabServer) => nodemailer.createTransport({ host: '127.0.0.1', port: server.inboundSmtpPort, secure: false, ignoreTLS: true });
     viaA = transportOf(instanceA);
     viaB = transportOf(instanceB);
-    alice = await registerUser({ client: () => new PocketBase(instanceA.url) } as unknown as TestServer);
+    alice = await registerOn(instanceA);
   });
 
   beforeEach(() => {

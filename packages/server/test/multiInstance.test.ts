@@ -1,9 +1,8 @@
-import PocketBase from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfabServer } from '../src/index';
-import { startCluster, type Cluster } from './support/cluster';
+import { registerOn, signedInOn, startCluster, type Cluster } from './support/cluster';
 import { databaseVariants } from './support/databases';
-import { createChat, postMessage, registerUser, type RegisteredUser } from './support/fixtures';
+import { createChat, postMessage, type RegisteredUser } from './support/fixtures';
 import { redisAvailable } from './support/redis';
 import { authenticatedSocket, TestSocket, type WireMessage } from './support/wsClient';
 import { rawRequest } from './support/http';
@@ -22,12 +21,7 @@ describe.runIf(runnable)('two instances on one PostgreSQL and one Redis', () => 
   let instanceA: ConfabServer;
   let instanceB: ConfabServer;
 
-  const on = (server: ConfabServer, user: RegisteredUser): RegisteredUser => {
-    const pb = new PocketBase(server.url);
-    pb.autoCancellation(false);
-    pb.authStore.save(user.pb.authStore.token, user.pb.authStore.record);
-    return { ...user, pb };
-  };
+  const on = signedInOn;
   const socketOn = async (server: ConfabServer, user: RegisteredUser) => {
     const socket = await authenticatedSocket(server.url, user.pb.authStore.token);
     sockets.push(socket);
@@ -44,7 +38,7 @@ describe.runIf(runnable)('two instances on one PostgreSQL and one Redis', () => 
     await cluster?.close();
   });
 
-  const register = (server: ConfabServer) => registerUser({ client: () => new PocketBase(server.url) } as unknown as Parameters<typeof registerUser>[0]);
+  const register = (server: ConfabServer) => registerOn(server);
 
   it('delivers a message sent through instance A to a client of instance B, in seq order from both', async () => {
     const ann = await register(instanceA);

@@ -8,8 +8,7 @@ import { startTestServer, type TestServer } from './support/testServer';
 import { authenticatedSocket, type TestSocket } from './support/wsClient';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import PocketBase from 'pocketbase';
-import { startCluster } from './support/cluster';
+import { registerOn, startCluster } from './support/cluster';
 import { redisAvailable } from './support/redis';
 
 /**
@@ -256,7 +255,7 @@ describe.runIf(clusterRunnable)('missed-mention mails from two instances on one 
       publicUrl,
     });
     try {
-      const register = () => registerUser({ client: () => new PocketBase(cluster.a.url) } as unknown as TestServer);
+      const register = () => registerOn(cluster.a);
       const ann = await register();
       const bob = await register();
       const chat = await createChat(ann, { participants: [bob.record.id] });

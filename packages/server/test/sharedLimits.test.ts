@@ -1,9 +1,9 @@
 import PocketBase from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfabServer } from '../src/index';
-import { startCluster, type Cluster } from './support/cluster';
+import { registerOn, signedInOn, startCluster, type Cluster } from './support/cluster';
 import { databaseVariants } from './support/databases';
-import { createChat, failureOf, postMessage, registerUser, type RegisteredUser } from './support/fixtures';
+import { createChat, failureOf, postMessage, type RegisteredUser } from './support/fixtures';
 import { rawRequest } from './support/http';
 import { redisAvailable } from './support/redis';
 
@@ -36,13 +36,8 @@ describe.runIf(runnable)('limits shared by two instances through Redis', () => {
     await cluster?.close();
   });
 
-  const register = (server: ConfabServer) => registerUser({ client: () => new PocketBase(server.url) } as unknown as Parameters<typeof registerUser>[0]);
-  const on = (server: ConfabServer, user: RegisteredUser): RegisteredUser => {
-    const pb = new PocketBase(server.url);
-    pb.autoCancellation(false);
-    pb.authStore.save(user.pb.authStore.token, user.pb.authStore.record);
-    return { ...user, pb };
-  };
+  const register = (server: ConfabServer) => registerOn(server);
+  const on = signedInOn;
   const signup = (server: ConfabServer, username: string) =>
     rawRequest(server.url, 'POST', '/api/collections/users/records', {
       body: { username, email: `${username}@example.test`, password: 'correct horse battery', passwordConfirm: 'correct horse battery' },

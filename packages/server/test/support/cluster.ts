@@ -2,8 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import PocketBase from 'pocketbase';
 import { startServer, type ConfabServer, type ServerOptions } from '../../src/index';
+import { registerUser, type RegisteredUser } from './fixtures';
 import { redisUrl } from './redis';
+import type { TestServer } from './testServer';
 
 /** Two instances of one deployment, and how to take it down again. */
 export interface Cluster {
@@ -43,4 +46,17 @@ export async function startCluster(postgresBaseUrl: string, options: ServerOptio
       for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A new person signed up and in through one instance of a cluster. */
+export function registerOn(server: Pick<ConfabServer, 'url'>, overrides?: Parameters<typeof registerUser>[1]): Promise<RegisteredUser> {
+  return registerUser({ client: () => new PocketBase(server.url) } as unknown as TestServer, overrides);
+}
+
+/** The same person's session, talking to another instance (its token is valid on every one). */
+export function signedInOn(server: Pick<ConfabServer, 'url'>, user: RegisteredUser): RegisteredUser {
+  const pb = new PocketBase(server.url);
+  pb.autoCancellation(false);
+  pb.authStore.save(user.pb.authStore.token, user.pb.authStore.record);
+  return { ...user, pb };
 }
