@@ -57,7 +57,8 @@ export interface MessageAfterwards {
   /** A file message's file (message_type 'file'); `deleted` once the file is gone. */
   file?: MessageFile;
   /** A system line's structured change (message_type 'system'). */
-  system?: SystemLine;}
+  system?: SystemLine;
+}
 
 /** The message as the gateway sends it (the normalised message form of docs/PRODUCT.md §3). */
 export interface WireMessage extends MessageAfterwards {
