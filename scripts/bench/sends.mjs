@@ -20,7 +20,7 @@ const options = parseBenchOptions(process.argv.slice(2), {
   connections: 20, // keep-alive connections, each sending its next message when answered
   users: 20, // senders (confab), round-robin over the connections' messages
   messages: 3000, // per saturation phase
-  warmup: 1000,
+  warmup: 6000,
   latencyMessages: 2000, // per paced phase, at half confab's saturation rate
   rounds: 3, // bare and confab alternate; the report takes medians
   logs: 'on', // 'off': confab without its request log lines, to see what they cost

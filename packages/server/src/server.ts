@@ -63,8 +63,6 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
   const config = resolveConfig(mergeOptions(options, optionsFromEnvironment([], process.env)));
   // Before the database opens, so its files are private before anything is written to them.
   const widerDataEntries = tightenDataDir(config.dataDir);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  let url = listeningUrl(config.host, config.port);
   // The app's logger exists only after the app is built; services log through this forwarder.
   let log: ServiceLogger = { info() {}, warn() {}, error() {} };
   const logger: ServiceLogger = {
@@ -72,6 +70,12 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
     warn: (object, message) => log.warn(object, message),
     error: (object, message) => log.error(object, message),
   };
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onWarning: (problem) => logger.warn({ problem }, 'SQLite write-ahead log checkpoint'),
+  });
+  let url = listeningUrl(config.host, config.port);
   const mail = createMailTransport({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, logger, now: config.now });
   const store = createStore(database);
   removeStaleIncoming(config.dataDir, config.now());

@@ -1,4 +1,5 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import pino from 'pino';
 import { logRedactPaths, redactUrl } from './redaction';
 
 /** Levels `--log-level` / CONFAB_LOG_LEVEL accept, quietest last. */
@@ -75,6 +76,17 @@ export function prettyLogStream(output: NodeJS.WritableStream): { write(line: st
   return { write: (line) => output.write(prettyLogLine(line.trimEnd(), color)) };
 }
 
+/**
+ * JSON lines to standard output without waiting on it: Node writes to a pipe or file synchronously
+ * on Linux, so each request's line was a system call on the event loop, and a log reader that
+ * falls behind (a full pipe) would stall every request. Lines written while a write is under way
+ * go out together with the next. What is still buffered is written when the process exits; a
+ * kill -9 can lose the last lines, never a request.
+ */
+function stdoutLines() {
+  return pino.destination({ dest: 1, sync: false });
+}
+
 export interface LoggingConfig {
   logger: boolean;
   logLevel: LogLevel;
@@ -93,7 +105,7 @@ export function loggerOptions(config: LoggingConfig) {
   return {
     logger: {
       level: config.logLevel,
-      stream: config.logFormat === 'pretty' ? prettyLogStream(output) : output,
+      stream: config.logFormat === 'pretty' ? prettyLogStream(output) : config.logStream === undefined ? stdoutLines() : output,
       redact: { paths: [...logRedactPaths], censor: '[redacted]' },
       serializers: {
         req: (request: { method: string; url: string; ip?: string }) => ({

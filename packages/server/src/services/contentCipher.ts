@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync } from 'node:crypto';
+import { pooledRandomBytes } from '../randomPool';
 
 const formatPrefix = 'v1:';
 const nonceBytes = 12;
@@ -18,7 +19,7 @@ export class ContentCipher {
 
   /** `associatedData` (e.g. the owning record id) binds the ciphertext to its record. */
   encrypt(plaintext: string, associatedData?: string): string {
-    const nonce = randomBytes(nonceBytes);
+    const nonce = pooledRandomBytes(nonceBytes);
     const cipher = createCipheriv('aes-256-gcm', this.key, nonce);
     if (associatedData !== undefined) cipher.setAAD(Buffer.from(associatedData, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);

@@ -5,6 +5,7 @@ import type { Database } from './schema';
 import { migrateToLatest } from './migrations/index';
 import { makePrivateFile } from './privateDataDir';
 import { withStatementCache } from './statementCache';
+import { startWalCheckpoints } from './walCheckpoints';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -64,7 +65,7 @@ async function openPostgres(databaseUrl: string): Promise<ConfabDatabase> {
  * better-sqlite3 is a native module, loaded only when SQLite is used: a server on PostgreSQL runs
  * on any Node version without it built for that version.
  */
-async function openSqlite(dataDir: string): Promise<ConfabDatabase> {
+async function openSqlite(dataDir: string, onWarning?: (problem: string) => void): Promise<ConfabDatabase> {
   const { default: BetterSqlite3 } = await import('better-sqlite3');
   const path = join(dataDir, 'confab.db');
   // Made 0600 before SQLite opens it: SQLite gives the -wal and -shm it creates the same mode.
@@ -74,16 +75,24 @@ async function openSqlite(dataDir: string): Promise<ConfabDatabase> {
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
   connection.pragma('synchronous = NORMAL');
+  const checkpoints = startWalCheckpoints(connection, path, onWarning === undefined ? {} : { onError: onWarning });
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => {
+      await checkpoints.stop();
+      await db.destroy();
+    },
+  };
 }
 
 /** Opens the configured database and migrates it to the latest schema. */
-export async function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): Promise<ConfabDatabase> {
+export async function openDatabase(options: { databaseUrl: string | undefined; dataDir: string; onWarning?: (problem: string) => void }): Promise<ConfabDatabase> {
   const database =
     options.databaseUrl !== undefined && /^postgres(ql)?:/.test(options.databaseUrl)
       ? await openPostgres(options.databaseUrl)
-      : await openSqlite(options.dataDir);
+      : await openSqlite(options.dataDir, options.onWarning);
   try {
     await migrateToLatest(database.db as Kysely<unknown>, database.schema);
   } catch (error) {

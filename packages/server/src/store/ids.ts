@@ -1,19 +1,6 @@
-import { randomFillSync } from 'node:crypto';
+import { randomByte } from '../randomPool';
 
 const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-
-// Random bytes are drawn from the CSPRNG 4 KiB at a time and each used once: a call to it per
-// id cost more than the rest of making one (every message, reaction and file takes an id).
-const pool = Buffer.alloc(4096);
-let poolOffset = pool.length;
-
-function randomByte(): number {
-  if (poolOffset === pool.length) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
-  return pool[poolOffset++]!;
-}
 
 /** Random [a-z0-9] string; rejection sampling keeps every character equally likely. */
 export function randomAlphanumeric(length: number): string {
