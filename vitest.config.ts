@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './scripts/longestFirst.mjs';
 
 export default defineConfig({
   test: {
@@ -9,5 +10,6 @@ export default defineConfig({
     // databases and child processes), so two workers overlap those waits.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: ['default', './scripts/slowestTestFiles.mjs'],
+    sequence: { sequencer: LongestFirst },
   },
 });

@@ -10,6 +10,8 @@ export default defineProject({
     include: ['e2e/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    fileParallelism: false,
+    // Files run beside each other and beside other projects' files: each starts a stack of its own
+    // (a server on port 0 with a temp data dir, its own browser). Marked fileParallelism: false,
+    // Vitest held all of them for a group of their own at the very end, on one worker.
   },
 });
