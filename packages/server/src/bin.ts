@@ -23,7 +23,8 @@ const usage = `Usage:
 Environment: PORT, CONFAB_DATA_DIR, DATABASE_URL, REDIS_URL, SMTP_URL, CONFAB_MAIL_DOMAIN,
 CONFAB_SECRET, CONFAB_PUBLIC_URL, CONFAB_WEB_DIR, CONFAB_LOG_LEVEL, CONFAB_LOG_FORMAT,
 CONFAB_FILES_S3_BUCKET with the AWS SDK's AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
-AWS_ENDPOINT_URL_S3 (and the others in README.md). SIGTERM or Ctrl-C drains requests in flight (at most 10 s) and exits 0.`;
+AWS_ENDPOINT_URL_S3 (and the others in README.md). SIGTERM or Ctrl-C drains requests in flight (at most 10 s) and exits 0;
+CONFAB_DRAIN_DELAY_SECONDS first keeps serving while /api/ready answers 503. /api/ready, /metrics: docs/OPERATIONS.md.`;
 
 /** The reference app the published package carries (scripts/bundle-web.mjs), next to dist/. */
 const bundledWebDir = fileURLToPath(new URL('../web', import.meta.url));
@@ -99,10 +100,13 @@ async function serve(argv: string[]): Promise<void> {
   let server: ConfabServer | undefined;
   let stopping = false;
   const stop = (running: ConfabServer) => {
+    // The drain delay (CONFAB_DRAIN_DELAY_SECONDS) comes before the drain, so the bound grows by it.
+    const delayMs = options.drainDelayMs;
+    const boundMs = shutdownTimeoutMs + (delayMs !== undefined && Number.isFinite(delayMs) && delayMs > 0 ? delayMs : 0);
     setTimeout(() => {
-      console.error(`confab-server: shutdown took over ${shutdownTimeoutMs / 1000} s; exiting`);
+      console.error(`confab-server: shutdown took over ${boundMs / 1000} s; exiting`);
       process.exit(1);
-    }, shutdownTimeoutMs).unref();
+    }, boundMs).unref();
     running.close().then(
       () => process.exit(0),
       (error: unknown) => {

@@ -58,4 +58,20 @@ describe('configuration', () => {
     });
     expect(resolveConfig({ ...optionsFromEnvironment([], { CONFAB_DATA_JOBS: 'lots', CONFAB_DATA_SPILL_MB: '-1' }), dataDir, secret: 's' })).toMatchObject({ dataJobs: 2, dataSpillMegabytes: 512 });
   });
+
+  it('reads the metrics token, allow-list and drain delay, and stops the start with a clear error for bad ones', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'confab-config-'));
+    const environment = { CONFAB_METRICS_TOKEN: ' 0123456789abcdef0123 ', CONFAB_METRICS_ALLOW: '10.0.0.0/8, 127.0.0.1,::1,::ffff:192.168.0.0/112', CONFAB_DRAIN_DELAY_SECONDS: '5' };
+    const config = resolveConfig({ ...optionsFromEnvironment([], environment), dataDir, secret: 's' });
+    expect(config.metricsToken).toBe('0123456789abcdef0123');
+    expect(config.drainDelayMs).toBe(5000);
+    expect(config.metricsAllow.map((entry) => `${entry.range[0].toString()}/${entry.range[1]}`)).toEqual(['10.0.0.0/8', '127.0.0.1/32', '::1/128', '192.168.0.0/16']);
+    expect(resolveConfig({ dataDir, secret: 's' })).toMatchObject({ metricsToken: undefined, metricsAllow: [], drainDelayMs: 0 });
+    expect(() => resolveConfig({ dataDir, secret: 's', metricsToken: 'short' })).toThrow('CONFAB_METRICS_TOKEN must be at least 16 characters (got 5)');
+    expect(() => resolveConfig({ dataDir, secret: 's', metricsToken: 'has a space in it, long enough' })).toThrow('CONFAB_METRICS_TOKEN must not contain spaces');
+    expect(() => resolveConfig({ dataDir, secret: 's', metricsAllow: ['10.0.0.0/8', 'prometheus.internal'] })).toThrow("CONFAB_METRICS_ALLOW lists addresses and CIDR ranges, e.g. 127.0.0.1,10.0.0.0/8,::1 (got 'prometheus.internal')");
+    expect(() => resolveConfig({ dataDir, secret: 's', metricsAllow: ['10.0.0.0/33'] })).toThrow("(got '10.0.0.0/33')");
+    expect(() => resolveConfig({ ...optionsFromEnvironment([], { CONFAB_DRAIN_DELAY_SECONDS: 'soon' }), dataDir, secret: 's' })).toThrow('CONFAB_DRAIN_DELAY_SECONDS must be a number of seconds from 0 to 300');
+    expect(() => resolveConfig({ dataDir, secret: 's', drainDelayMs: -1000 })).toThrow("(got '-1')");
+  });
 });

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join, resolve } from 'node:path';
 import { constants, isImageExtension, uploadExtensions } from '@confab/client/rules';
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
+import ipaddr from 'ipaddr.js';
 import type { HostedAgentHandler } from './agents/transports/inProcess';
 import { parseBucket } from './services/files/fileStore';
 import { logFormats, logLevels, type LogFormat, type LogLevel } from './http/logging';
@@ -179,6 +180,22 @@ export interface ServerOptions {
   filesS3Bucket?: string;
   /** S3 client options over the SDK's standard configuration (endpoint, region, credentials), for embedders and tests. */
   filesS3Client?: S3ClientConfig;
+  /**
+   * A bearer token that opens /metrics (env CONFAB_METRICS_TOKEN): `Authorization: Bearer <token>`.
+   * At least 16 characters. Default none; with neither this nor `metricsAllow`, /metrics is off (404).
+   */
+  metricsToken?: string;
+  /**
+   * Addresses and CIDR ranges (`10.0.0.0/8`, `::1`) whose scrapes of /metrics need no token (env
+   * CONFAB_METRICS_ALLOW, comma separated). Matched against the TCP peer, never X-Forwarded-For.
+   */
+  metricsAllow?: string[];
+  /**
+   * On close (SIGTERM), how long the server keeps serving everything while /api/ready answers 503
+   * `draining`, so a load balancer stops sending traffic before the listener closes (env
+   * CONFAB_DRAIN_DELAY_SECONDS). Default 0: close at once.
+   */
+  drainDelayMs?: number;
   /** Test clock. */
   now?: () => Date;
 }
@@ -245,6 +262,11 @@ export interface ServerConfig {
   inboundRecipientsPerMail: number;
   missedMentionDelayMinutes: number;
   missedMentionSweepMs: number;
+  /** The token that opens /metrics; undefined: only allow-listed addresses (or nobody) may scrape. */
+  metricsToken: string | undefined;
+  /** Parsed CIDR ranges whose peers may scrape /metrics without a token. */
+  metricsAllow: MetricsAllowEntry[];
+  drainDelayMs: number;
   environment: string;
   now: () => Date;
 }
@@ -361,6 +383,9 @@ export function optionsFromEnvironment(
     inboundRecipientsPerMail: numberOrUndefined(environment['CONFAB_INBOUND_RECIPIENTS_PER_MAIL']),
     missedMentionDelayMinutes: numberOrUndefined(environment['CONFAB_MISSED_MENTION_DELAY_MINUTES']),
     missedMentionSweepMs: secondsToMilliseconds(numberOrUndefined(environment['CONFAB_MISSED_MENTION_SWEEP_SECONDS'])),
+    metricsToken: environment['CONFAB_METRICS_TOKEN'],
+    metricsAllow: environment['CONFAB_METRICS_ALLOW']?.split(','),
+    drainDelayMs: secondsToMilliseconds(numberOrUndefined(environment['CONFAB_DRAIN_DELAY_SECONDS'])),
   };
   return options;
 }
@@ -434,11 +459,65 @@ function addedUploadExtensions(listed: readonly string[]): string[] {
   return [...added];
 }
 
+/** At most 5 minutes: a drain delay longer than that is a typo, and the shutdown bound must stay finite. */
+const maximumDrainDelayMs = 300_000;
+
+function checkedDrainDelay(value: number | undefined): number {
+  if (value === undefined) return 0;
+  if (!Number.isFinite(value) || value < 0 || value > maximumDrainDelayMs) {
+    throw new Error(`CONFAB_DRAIN_DELAY_SECONDS must be a number of seconds from 0 to ${maximumDrainDelayMs / 1000} (got '${value / 1000}')`);
+  }
+  return value;
+}
+
 /** `bucket` or `bucket/prefix/`, refused at start-up when it names no bucket. */
 function checkedBucket(value: string | undefined): string | undefined {
   const setting = nonEmpty(value?.trim());
   if (setting !== undefined) parseBucket(setting);
   return setting;
+}
+
+/** One entry of CONFAB_METRICS_ALLOW: an address range, kept as written for messages. */
+export interface MetricsAllowEntry {
+  text: string;
+  range: [ipaddr.IPv4 | ipaddr.IPv6, number];
+}
+
+const minimumMetricsTokenLength = 16;
+
+/** CONFAB_METRICS_TOKEN: long enough to be a secret, one word (it travels in a header). */
+function checkedMetricsToken(value: string | undefined): string | undefined {
+  const token = nonEmpty(value)?.trim();
+  if (token === undefined) return undefined;
+  if (/\s/.test(token)) throw new Error('CONFAB_METRICS_TOKEN must not contain spaces');
+  if (token.length < minimumMetricsTokenLength) {
+    throw new Error(`CONFAB_METRICS_TOKEN must be at least ${minimumMetricsTokenLength} characters (got ${token.length}); use a random value, e.g. openssl rand -hex 32`);
+  }
+  return token;
+}
+
+/**
+ * CONFAB_METRICS_ALLOW: addresses (a /32 or /128) and CIDR ranges; IPv4-mapped IPv6 forms are
+ * taken as the IPv4 address they carry. Anything else stops the start naming the entry.
+ */
+export function metricsAllowEntries(listed: readonly string[]): MetricsAllowEntry[] {
+  const entries: MetricsAllowEntry[] = [];
+  for (const entry of listed) {
+    const text = entry.trim();
+    if (text === '') continue;
+    try {
+      if (text.includes('/')) {
+        const [address, bits] = ipaddr.parseCIDR(text);
+        entries.push({ text, range: address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96 ? [(address as ipaddr.IPv6).toIPv4Address(), bits - 96] : [address, bits] });
+      } else {
+        const address = ipaddr.process(text);
+        entries.push({ text, range: [address, address.kind() === 'ipv4' ? 32 : 128] });
+      }
+    } catch {
+      throw new Error(`CONFAB_METRICS_ALLOW lists addresses and CIDR ranges, e.g. 127.0.0.1,10.0.0.0/8,::1 (got '${text}')`);
+    }
+  }
+  return entries;
 }
 
 /** Resolves options into a full config, creating the data directory and secret if needed. */
@@ -505,6 +584,9 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     inboundRecipientsPerMail: Math.floor(positiveOr(options.inboundRecipientsPerMail, defaultInboundRecipientsPerMail)),
     missedMentionDelayMinutes: positiveOr(options.missedMentionDelayMinutes, 10),
     missedMentionSweepMs: positiveOr(options.missedMentionSweepMs, 60_000),
+    metricsToken: checkedMetricsToken(options.metricsToken),
+    metricsAllow: metricsAllowEntries(options.metricsAllow ?? []),
+    drainDelayMs: checkedDrainDelay(options.drainDelayMs),
     environment: process.env['NODE_ENV'] ?? 'production',
     now: options.now ?? (() => new Date()),
   };

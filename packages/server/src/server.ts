@@ -5,6 +5,9 @@ import { InProcessBus, type Bus } from './realtime/bus';
 import { Gateway } from './realtime/gateway';
 import { RedisBus } from './realtime/redisBus';
 import { createMailTransport } from './mail/index';
+import { CountingTransport } from './mail/countingTransport';
+import { ServerMetrics } from './operations/metrics';
+import { Readiness } from './operations/readiness';
 import { startInboundSmtp } from './mail/inbound';
 import { createServiceContext, type ServiceLogger } from './services/context';
 import { createServices } from './services/index';
@@ -19,9 +22,12 @@ import { tightenDataDir, warnAboutWiderEntries } from './store/privateDataDir';
 import { createStore } from './store/store';
 
 /**
- * A running server. `close()` drains: it stops accepting connections, closes the WebSockets and
- * idle keep-alive connections, lets requests in flight finish (for at most `drainTimeoutMs`,
- * default 10 s, then cuts them), and releases the inbound SMTP listener, bus, mail and database.
+ * A running server. `close()` drains: /api/ready answers 503 `draining` at once, and for
+ * `drainDelayMs` (default CONFAB_DRAIN_DELAY_SECONDS, else 0) everything else is still served so
+ * a load balancer can take the instance out first; then it stops accepting connections, closes
+ * the WebSockets and idle keep-alive connections, lets requests in flight finish (for at most
+ * `drainTimeoutMs`, default 10 s, then cuts them), and releases the inbound SMTP listener, bus,
+ * mail and database.
  */
 export interface ConfabServer {
   url: string;
@@ -29,7 +35,7 @@ export interface ConfabServer {
   dataDir: string;
   /** The inbound SMTP listener's port; undefined when it is off or its port was taken (see /api/health). */
   inboundSmtpPort: number | undefined;
-  close(options?: { drainTimeoutMs?: number }): Promise<void>;
+  close(options?: { drainTimeoutMs?: number; drainDelayMs?: number }): Promise<void>;
 }
 
 /** How long `close()` waits for requests in flight before it cuts their connections. */
@@ -76,7 +82,9 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
     onWarning: (problem) => logger.warn({ problem }, 'SQLite write-ahead log checkpoint'),
   });
   let url = listeningUrl(config.host, config.port);
-  const mail = createMailTransport({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, logger, now: config.now });
+  const metrics = new ServerMetrics();
+  const mail = new CountingTransport(createMailTransport({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, logger, now: config.now }));
+  metrics.measureMailQueueWith(() => mail.pending);
   const store = createStore(database);
   removeStaleIncoming(config.dataDir, config.now());
   const files = await openFileStore({
@@ -87,15 +95,21 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
   });
   const onBusError = (error: unknown) => logger.error({ error: String(error) }, 'bus error');
   const bus: Bus = config.redisUrl === undefined ? new InProcessBus(onBusError) : new RedisBus(config.redisUrl, onBusError);
-  const rateLimits = createRateLimits(config, (error) => logger.error({ error: String(error) }, 'rate limit store error'));
+  const rateLimits = createRateLimits(
+    config,
+    (error) => logger.error({ error: String(error) }, 'rate limit store error'),
+    (limit) => metrics.rateLimitRefusals.inc({ limit }),
+  );
+  metrics.knowLimits([...Object.keys(rateLimits.limits), 'wsFramesPerSocket']);
   const presence = createPresence(config, (error) => logger.error({ error: String(error) }, 'presence store error'));
-  const context = createServiceContext({ config, store, mail, files, bus, rateLimits, presence, logger, publicUrl: () => config.publicUrl ?? url });
+  const context = createServiceContext({ config, store, mail, files, bus, rateLimits, presence, logger, metrics, publicUrl: () => config.publicUrl ?? url });
   const services = createServices(context);
   await services.agents.ensureBuiltIn();
   const agents = createAgentRuntime(services, presence, options.hostedAgents, new ProviderGateway(context));
   // One warning per refused origin, whether the API or the WebSocket refused it.
   const refusedOrigins = new RefusedOriginWarnings(logger);
-  const app = await buildApp(config, services, agents, refusedOrigins);
+  const readiness = new Readiness({ config, database, files, agentPools: context.agentPools });
+  const app = await buildApp(config, services, agents, refusedOrigins, readiness);
   log = app.log;
   warnAboutWiderEntries(logger, config.dataDir, widerDataEntries);
   const gateway = new Gateway(app.server, services, agents, {
@@ -108,6 +122,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    readiness.close();
     await gateway.close();
     await agents.close();
     await services.presence.close();
@@ -133,7 +148,9 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
     port,
     dataDir: config.dataDir,
     inboundSmtpPort: inbound?.port,
-    async close({ drainTimeoutMs = defaultDrainTimeoutMs } = {}) {
+    async close({ drainTimeoutMs = defaultDrainTimeoutMs, drainDelayMs = config.drainDelayMs } = {}) {
+      readiness.startDraining();
+      if (drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, drainDelayMs));
       await inbound?.close();
       await missedMentions.close();
       await gateway.close();
@@ -153,6 +170,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
       ]);
       clearTimeout(cut);
       await drained;
+      readiness.close();
       await agents.close();
       services.drops.close();
       await services.presence.close();

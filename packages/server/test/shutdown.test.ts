@@ -1,7 +1,8 @@
 /**
  * SIGTERM and Ctrl-C drain the built server: it stops accepting connections, lets the request in
  * flight finish, releases its stores and exits 0; a request that never finishes is cut after the
- * bound (10 s) and the exit is still 0.
+ * bound (10 s) and the exit is still 0. With a drain delay, readiness says 503 first while the
+ * rest is still served (docs/OPERATIONS.md, Draining).
  */
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -66,6 +67,24 @@ describe.skipIf(!serverBuilt)('shutting the built server down', () => {
     expect(JSON.parse(answer.body)).toMatchObject({ chat: chatId, original_name: 'notes.txt' });
     expect(await server.exited).toEqual({ code: 0, signal: null });
   }, 60_000);
+
+  it('with CONFAB_DRAIN_DELAY_SECONDS, on SIGTERM answers /api/ready 503 draining while still serving, then stops and exits 0', async () => {
+    server = await startBuiltServer(['--no-web'], { CONFAB_DRAIN_DELAY_SECONDS: '2' });
+    expect((await fetch(`${server.url}/api/ready`)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    const draining = await (async () => {
+      for (let attempt = 0; attempt < 20; attempt += 1) {
+        const answer = await fetch(`${server!.url}/api/ready`);
+        if (answer.status === 503) return (await answer.json()) as { data: { draining: boolean } };
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      return undefined;
+    })();
+    expect(draining?.data.draining).toBe(true);
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+    expect(await untilRefused(server.url)).toBe(true);
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+  }, 30_000);
 
   it('on Ctrl-C (SIGINT, from the terminal and forwarded: twice) exits 0', async () => {
     server = await startBuiltServer(['--no-web']);

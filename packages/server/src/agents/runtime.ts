@@ -181,12 +181,16 @@ export class AgentRuntime implements AgentReplyChannel {
       const mention = await this.build(row);
       if (mention === undefined) return 'delivered';
       await this.context.store.agents.ackMention(row.id, agent.id, this.now());
+      this.context.metrics.agentMentionsDelivered.inc({ agent: 'hosted' });
       inProcess(mention, agent).catch((error: unknown) => this.context.logger.error({ error: String(error), agent: agent.username }, 'hosted agent failed'));
       return 'delivered';
     }
     if (agent.type !== 'developer-agent' || !(await this.presence.isOnline(agent.id))) return 'waiting';
     const mention = await this.build(row);
-    if (mention !== undefined) await this.toUser(agent.id, { type: 'mention', mention } satisfies MentionFrame);
+    if (mention !== undefined) {
+      await this.toUser(agent.id, { type: 'mention', mention } satisfies MentionFrame);
+      this.context.metrics.agentMentionsDelivered.inc({ agent: 'developer' });
+    }
     return 'delivered';
   }
 
@@ -198,6 +202,8 @@ export class AgentRuntime implements AgentReplyChannel {
       const mention = await this.build(row);
       if (mention !== undefined) frames.push(encodeFrame({ type: 'mention', mention } satisfies MentionFrame));
     }
+    // Sent as soon as this answers (the agent's socket just authenticated): delivered from the queue.
+    if (frames.length > 0) this.context.metrics.agentMentionsDelivered.inc({ agent: 'developer' }, frames.length);
     return frames;
   }
 

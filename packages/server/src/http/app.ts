@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config';
 import type { Services } from '../services/index';
 import type { AgentRuntime } from '../agents/runtime';
+import type { Readiness } from '../operations/readiness';
 import { registerAgentRoutes } from './agentRoutes';
 import { registerAuthRoutes } from './authRoutes';
 import { registerDropRoutes } from './dropRoutes';
@@ -15,6 +16,7 @@ import { registerFileRoutes } from './fileRoutes';
 import { registerImageProxyRoutes } from './imageProxyRoutes';
 import { registerInvitationRoutes } from './invitationRoutes';
 import { registerNotificationRoutes } from './notificationRoutes';
+import { registerOperationsRoutes } from './operationsRoutes';
 import { registerPackageRoutes } from './packageRoutes';
 import { registerReactionRoutes } from './reactionRoutes';
 import { registerRecordRoutes } from './recordRoutes';
@@ -25,7 +27,13 @@ import { registerSystemRoutes } from './systemRoutes';
 import { registerUploadCleanup } from './uploadParser';
 import { loggerOptions } from './logging';
 
-export async function buildApp(config: ServerConfig, services: Services, agents: AgentRuntime, refusedOrigins: RefusedOriginWarnings): Promise<FastifyInstance> {
+export async function buildApp(
+  config: ServerConfig,
+  services: Services,
+  agents: AgentRuntime,
+  refusedOrigins: RefusedOriginWarnings,
+  readiness: Readiness,
+): Promise<FastifyInstance> {
   const app = Fastify({
     ...loggerOptions(config),
     bodyLimit: 1024 * 1024,
@@ -40,7 +48,9 @@ export async function buildApp(config: ServerConfig, services: Services, agents:
   registerBodyParsers(app, config.dataDir, services.uploadQuota, config.uploadExtensions);
   registerUploadCleanup(app);
   registerRequestAuth(app, services.accounts);
-  registerSystemRoutes(app, config, services.context.inboundMail, services.context.agentPools);
+  // First of the routes: its request counting hook covers every route registered after it.
+  registerOperationsRoutes(app, config, services.context.metrics, readiness);
+  registerSystemRoutes(app, config, services.context.inboundMail, services.context.agentPools, readiness);
   registerPackageRoutes(app, config);
   registerRecordRoutes(app, services);
   registerAuthRoutes(app, services);

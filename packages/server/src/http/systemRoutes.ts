@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerConfig } from '../config';
 import type { AgentPoolStatus, InboundMailStatus } from '../services/context';
+import type { Readiness } from '../operations/readiness';
+import { answerReadiness, asksForReadiness } from './operationsRoutes';
 
 /** The base URL clients should use: the configured public URL, else the request's own host. */
 export function baseUrlOf(request: FastifyRequest, config: ServerConfig): string {
@@ -20,13 +22,16 @@ export function registerSystemRoutes(
   config: ServerConfig,
   inboundMail?: InboundMailStatus,
   agentPools: ReadonlyMap<string, () => AgentPoolStatus> = new Map(),
+  readiness?: Readiness,
 ): void {
   // The inbound SMTP listener's state when it is on: a taken port is said here, not by a crash.
   // `browse` when @browse renders pages with headless Chromium (CONFAB_BROWSE_CHROMIUM): Chat
   // Options' browser control info says so. `agents` when hosted agents run jobs in pools (@data):
   // a saturated pool is said in the message too (docs/SECURITY.md O7), while sign-in and the API
   // still answer.
-  app.get('/api/health', async () => {
+  // Liveness, whatever the dependencies say; `?ready=1` asks for readiness instead (/api/ready).
+  app.get('/api/health', async (request, reply) => {
+    if (readiness !== undefined && asksForReadiness(request.query)) return answerReadiness(reply, readiness);
     const pools = Object.fromEntries([...agentPools].map(([name, status]) => [name, status()]));
     return {
       message: healthMessage(pools),

@@ -6,12 +6,17 @@
 export const chatChannel = (chatId: string): string => `chat:${chatId}`;
 export const userChannel = (userId: string): string => `user:${userId}`;
 
-/** On `chat:<id>`: a stored message, as its ready `new_message` frame. */
+/**
+ * On `chat:<id>`: a stored message, as its ready `new_message` frame. `stored_at_ms`: when the
+ * publishing instance stored it (its clock, epoch ms), for the fan-out latency metric; an
+ * instance of an older version sends none, and the frame goes out the same.
+ */
 export interface MessageEvent {
   kind: 'message';
   chat_id: string;
   seq: number;
   frame: string;
+  stored_at_ms?: number;
 }
 
 /** On `user:<id>`: a chat-list frame; `detach` makes that user's sockets leave the chat at once. */

@@ -23,6 +23,8 @@ export class ChatRoom {
     bus: Bus,
     private readonly load: FrameLoader,
     private readonly onError: (error: unknown) => void,
+    /** Told, once per live message written to this room's sockets, the ms since it was stored. */
+    private readonly onFannedOut: (latencyMs: number) => void = () => undefined,
   ) {
     this.unsubscribe = bus.subscribe(chatChannel(chatId), (payload) => {
       if (isMessageEvent(payload)) this.receive(payload);
@@ -46,7 +48,7 @@ export class ChatRoom {
   private receive(event: MessageEvent): void {
     if (!this.draining && this.pending.length === 0 && event.seq === this.lastSeq + 1) {
       this.lastSeq = event.seq;
-      this.broadcast(event.seq, Buffer.from(event.frame));
+      this.broadcast(event.seq, Buffer.from(event.frame), event.stored_at_ms);
       return;
     }
     if (event.seq <= this.lastSeq) return;
@@ -54,8 +56,14 @@ export class ChatRoom {
     if (!this.draining) void this.drain();
   }
 
-  private broadcast(seq: number, data: Buffer): void {
+  /** `storedAtMs` for a live message: after its frame is written to every socket, the latency is told. */
+  private broadcast(seq: number, data: Buffer, storedAtMs?: number): void {
     for (const connection of this.connections) connection.deliver(this.chatId, seq, data);
+    // Another instance's clock may be a little ahead: a negative latency says nothing.
+    if (storedAtMs !== undefined && this.connections.size > 0) {
+      const latencyMs = Date.now() - storedAtMs;
+      if (latencyMs >= 0) this.onFannedOut(latencyMs);
+    }
   }
 
   private async drain(): Promise<void> {
@@ -68,7 +76,7 @@ export class ChatRoom {
         this.pending.shift();
         if (next.seq <= this.lastSeq) continue;
         this.lastSeq = next.seq;
-        this.broadcast(next.seq, Buffer.from(next.frame));
+        this.broadcast(next.seq, Buffer.from(next.frame), next.stored_at_ms);
       }
     } finally {
       this.draining = false;

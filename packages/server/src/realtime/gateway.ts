@@ -5,6 +5,7 @@ import type { AgentRuntime } from '../agents/runtime';
 import type { RefusedOriginWarnings } from '../http/refusedOrigins';
 import { apiKeyPrefix } from '@confab/client/protocol';
 import type { Services } from '../services/index';
+import type { ServerMetrics } from '../operations/metrics';
 import type { UserEvent } from './channels';
 import { Connection, type ConnectionLimits } from './connection';
 import { FrameHandlers } from './frameHandlers';
@@ -46,6 +47,7 @@ export class Gateway {
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: hardPayloadLimitBytes, clientTracking: false });
   private readonly sockets = new Set<GatewaySocket>();
   private readonly onError: (error: unknown) => void;
+  private readonly metrics: ServerMetrics;
   private readonly rooms: RoomRegistry;
   private readonly sessions: UserSessions;
   private readonly handlers: FrameHandlers;
@@ -67,12 +69,16 @@ export class Gateway {
     const logger = services.context.logger;
     const onError = (error: unknown) => logger.error({ error: String(error) }, 'realtime error');
     this.onError = onError;
+    const metrics = services.context.metrics;
+    this.metrics = metrics;
     this.rooms = new RoomRegistry({
       bus: services.context.bus,
       load: (chatId, afterSeq, limit) => services.messaging.framesAfter(chatId, afterSeq, limit),
       lastSeq: (chatId) => services.messaging.lastSeq(chatId),
       onError,
+      onFannedOut: (latencyMs) => metrics.fanOutLatency.observe(latencyMs / 1000),
     });
+    metrics.countWebSocketsWith(() => this.sockets.size);
     this.sessions = new UserSessions(services.context.bus, (connections, event) => this.onUserEvent(connections, event));
     this.handlers = new FrameHandlers(services, agents, this.rooms, this.sessions, onError);
     const gateway = this;
@@ -120,6 +126,7 @@ export class Gateway {
     // Counted whether or not it parses; refused with the ref of the frame it refuses, so a
     // client fails that very message at once instead of waiting for a timeout.
     if (!connection.allowFrame(Date.now())) {
+      this.metrics.rateLimitRefusals.inc({ limit: 'wsFramesPerSocket' });
       connection.send(errorFrame('rate_limited', 'too many frames; slow down', parsed.ok ? refOf(parsed.frame) : parsed.ref));
       return;
     }

@@ -13,12 +13,14 @@ export class RoomRegistry {
       load: FrameLoader;
       lastSeq: (chatId: string) => Promise<number>;
       onError: (error: unknown) => void;
+      /** A live message's store-to-sockets time, per room (the fan-out latency metric). */
+      onFannedOut?: (latencyMs: number) => void;
     },
   ) {}
 
   private open(chatId: string): Promise<ChatRoom> {
     const opening = (async () => {
-      const room = new ChatRoom(chatId, this.options.bus, this.options.load, this.options.onError);
+      const room = new ChatRoom(chatId, this.options.bus, this.options.load, this.options.onError, this.options.onFannedOut);
       try {
         // The subscription must be live before the last seq is read, or a message could slip between.
         await this.options.bus.ready();

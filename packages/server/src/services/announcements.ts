@@ -97,7 +97,7 @@ export class Announcements {
       created: now,
       updated: now,
     }, { authorHasRead });
-    const event: MessageEvent = { kind: 'message', chat_id: chatId, seq: Number(row.seq), frame: this.messaging.frameOf(row, author) };
+    const event: MessageEvent = { kind: 'message', chat_id: chatId, seq: Number(row.seq), frame: this.messaging.frameOf(row, author), stored_at_ms: Date.now() };
     await this.context.bus.publish(chatChannel(chatId), event);
     return row;
   }

@@ -3,6 +3,7 @@ import type { MailTransport } from '../mail/transport';
 import type { Bus } from '../realtime/bus';
 import type { UserRow } from '../store/repositories/users';
 import type { Store } from '../store/store';
+import type { ServerMetrics } from '../operations/metrics';
 import { ContentCipher } from './contentCipher';
 import type { FileStore } from './files/fileStore';
 import type { PresenceReader } from './agents';
@@ -36,6 +37,8 @@ export interface ServiceContext {
   inboundMail: InboundMailStatus;
   /** Hosted agents' job pools by agent username (the agent runtime registers them), for /api/health. */
   agentPools: Map<string, () => AgentPoolStatus>;
+  /** This instance's Prometheus metrics (operations/metrics.ts), served at /metrics when it is on. */
+  metrics: ServerMetrics;
 }
 
 /** A hosted agent's pool of jobs: how many run and wait, and whether a new one would have to wait. */
@@ -68,6 +71,7 @@ export function createServiceContext(options: {
   presence: PresenceReader;
   logger: ServiceLogger;
   publicUrl: () => string;
+  metrics: ServerMetrics;
 }): ServiceContext {
   return {
     ...options,

@@ -7,6 +7,7 @@ import { parsePermissions } from './agents';
 import { agentTypes } from './collections/agentTypes';
 import type { ServiceContext } from './context';
 import { tooManyRequests } from './limits/rateLimits';
+import { agentKindOf } from '../operations/metrics';
 import { recordErrors, throwIfErrors } from './recordErrors';
 import { Replies, replyFields, type ReplyTarget } from './replies';
 import { agentLimits, maxMessageLength, type ReactionSummary, type MessageDeletedFrame, type MessageFile, type MessageUpdatedFrame, type NewMessageFrame, type ReplyPreview, type SystemLine, type WireMessage } from '@confab/client/protocol';
@@ -183,11 +184,13 @@ export class MessagingService {
       created: now,
       updated: now,
     }, { authorHasRead: true });
+    const storedAtMs = Date.now();
+    if (created) this.countSent(author);
     const previews = await this.replies.previewsFor([row]);
     // A retried client_id answers the stored message, whose content may differ from this one's.
     const frame = this.frameOf(row, author, input.streamId, { preview: previews.get(row.reply_to ?? ''), ...(created ? { content } : {}) });
     if (created) {
-      const event: MessageEvent = { kind: 'message', chat_id: chatId, seq: Number(row.seq), frame };
+      const event: MessageEvent = { kind: 'message', chat_id: chatId, seq: Number(row.seq), frame, stored_at_ms: storedAtMs };
       try {
         await this.context.bus.publish(chatChannel(chatId), event);
       } catch (error) {
@@ -204,6 +207,13 @@ export class MessagingService {
       }
     }
     return { row, frame, created };
+  }
+
+  private countSent(author: UserRow): void {
+    const metrics = this.context.metrics;
+    const agent = agentKindOf(author.type);
+    metrics.messagesSent.inc({ author: agent === undefined ? 'person' : 'agent' });
+    if (agent !== undefined) metrics.agentReplies.inc({ agent });
   }
 
   /**

@@ -87,6 +87,9 @@ export class ProviderGateway implements AiGateway {
       }
       throw error;
     }
+    const tokens = this.context.metrics.aiTokens;
+    tokens.inc({ provider: choice.provider, direction: 'input' }, Math.max(0, Math.round(result.usage.inputTokens)) || 0);
+    tokens.inc({ provider: choice.provider, direction: 'output' }, Math.max(0, Math.round(result.usage.outputTokens)) || 0);
     try {
       await recordAiUsage(this.context.store.database, {
         userId: request.invokerId,

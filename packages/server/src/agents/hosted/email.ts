@@ -13,7 +13,7 @@ import type { HostedAgentHandler, InProcessReply } from '../transports/inProcess
 /** How long a draft waits for its author's `@email send`. */
 export const draftLifetimeMs = 15 * 60 * 1000;
 /** Mails one person may send through @email per hour (shared through Redis). */
-export const sentMailsPerUserPerHour = { maximum: 20, windowMs: 60 * 60 * 1000 } as const;
+export const sentMailsPerUserPerHour = { maximum: 20, windowMs: 60 * 60 * 1000, name: 'sentMailsPerUser' } as const;
 const listMaximum = 10;
 const bodyMaximum = 8000;
 

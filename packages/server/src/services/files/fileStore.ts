@@ -27,6 +27,11 @@ export interface FileStore {
   localPath(key: string): string | undefined;
   /** Writes the object's bytes to `target`; false when there is no such object. */
   copyToFile(key: string, target: string): Promise<boolean>;
+  /**
+   * Whether the store answers at all (a bucket's HeadBucket), for /api/ready; rejects when not.
+   * Absent for the disk, which is this machine's own.
+   */
+  ping?(signal: AbortSignal): Promise<void>;
   /** Stops the store's connections. */
   close(): void;
 }

@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { storageUnavailable, type FileStore } from './fileStore';
 
@@ -91,6 +91,14 @@ export class S3FileStore implements FileStore {
       await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.prefix + key })).catch(() => undefined);
       throw this.unavailable(error);
     }
+  }
+
+  /**
+   * HeadBucket: the bucket exists and these credentials reach it (the s3:ListBucket permission
+   * deletePrefix needs anyway). A readiness probe's failure is the probe's to report, not logged.
+   */
+  async ping(signal: AbortSignal): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), { abortSignal: signal });
   }
 
   async head(key: string): Promise<{ size: number } | undefined> {

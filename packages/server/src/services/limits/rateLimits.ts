@@ -3,16 +3,21 @@ import { ConfabServerError } from '../../errors';
 import { MemoryCounters, type LimitCounters } from './counters';
 import { RedisCounters } from './redisCounters';
 
-/** At most `maximum` units (events, or bytes) per fixed window of `windowMs`. */
+/**
+ * At most `maximum` units (events, or bytes) per fixed window of `windowMs`. `name` labels its
+ * refusals in the metrics when the limit is not one of `limitsOf`'s (whose names are their keys).
+ */
 export interface WindowLimit {
   maximum: number;
   windowMs: number;
+  name?: string;
 }
 
 /** A sustained rate with bursts: refills `perSecond`, holds at most `burst`. */
 export interface RateLimit {
   perSecond: number;
   burst: number;
+  name?: string;
 }
 
 const minuteMs = 60 * 1000;
@@ -68,20 +73,31 @@ export function tooManyRequests(message?: string): ConfabServerError {
  */
 export class RateLimits {
   readonly limits: Limits;
+  /** Each limit of the table by its object, for the name its refusals are counted under. */
+  private readonly names: Map<WindowLimit | RateLimit, string>;
 
   constructor(
     private readonly counters: LimitCounters,
     config: ServerConfig,
+    /** Told the limit's name whenever a check refuses (docs/OPERATIONS.md, confab_rate_limit_refusals_total). */
+    private readonly onRefused: (limit: string) => void = () => undefined,
   ) {
     this.limits = limitsOf(config);
+    this.names = new Map(Object.entries(this.limits).map(([name, limit]) => [limit, name]));
     this.nowMs = () => config.now().getTime();
   }
 
   private readonly nowMs: () => number;
 
-  /** True when `key` has used its whole allowance in the current window. */
+  /** Passes `allowed` through, counting a refusal under the limit's name. */
+  private counted(allowed: boolean, limit: WindowLimit | RateLimit): boolean {
+    if (!allowed) this.onRefused(this.names.get(limit) ?? limit.name ?? 'other');
+    return allowed;
+  }
+
+  /** True when `key` has used its whole allowance in the current window (a refusal for the caller). */
   async isExhausted(key: string, limit: WindowLimit): Promise<boolean> {
-    return (await this.counters.count(key, limit.windowMs, this.nowMs())) >= limit.maximum;
+    return !this.counted((await this.counters.count(key, limit.windowMs, this.nowMs())) < limit.maximum, limit);
   }
 
   /** Counts `amount` units (default one event) against `key`. */
@@ -94,7 +110,7 @@ export class RateLimits {
    * concurrent callers, on any number of instances, exactly the allowed number get true.
    */
   async allow(key: string, limit: WindowLimit): Promise<boolean> {
-    return (await this.counters.add(key, 1, limit.windowMs, this.nowMs())) <= limit.maximum;
+    return this.counted((await this.counters.add(key, 1, limit.windowMs, this.nowMs())) <= limit.maximum, limit);
   }
 
   async forget(key: string, limit: WindowLimit): Promise<void> {
@@ -103,7 +119,7 @@ export class RateLimits {
 
   /** One event at a sustained rate; false when `key` is sending faster than `limit`. */
   async take(key: string, limit: RateLimit): Promise<boolean> {
-    return this.counters.take(key, limit.perSecond, limit.burst, this.nowMs());
+    return this.counted(await this.counters.take(key, limit.perSecond, limit.burst, this.nowMs()), limit);
   }
 
   async close(): Promise<void> {
@@ -115,7 +131,7 @@ export class RateLimits {
  * In memory for one instance; in Redis when instances share REDIS_URL. Instances of one
  * deployment share CONFAB_SECRET, so a namespace derived from it groups exactly them.
  */
-export function createRateLimits(config: ServerConfig, onError: (error: unknown) => void): RateLimits {
-  if (config.redisUrl === undefined) return new RateLimits(new MemoryCounters(), config);
-  return new RateLimits(new RedisCounters(config.redisUrl, `${clusterNamespace(config.secret)}:limits`, onError), config);
+export function createRateLimits(config: ServerConfig, onError: (error: unknown) => void, onRefused?: (limit: string) => void): RateLimits {
+  if (config.redisUrl === undefined) return new RateLimits(new MemoryCounters(), config, onRefused);
+  return new RateLimits(new RedisCounters(config.redisUrl, `${clusterNamespace(config.secret)}:limits`, onError), config, onRefused);
 }
