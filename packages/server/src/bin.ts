@@ -3,10 +3,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { logFormatFor, optionsFromEnvironment, parseFlags, resolveConfig, type ServerOptions } from './config';
-import { startServer, type ConfabServer } from './server';
+import type { ConfabServer } from './server';
 import { parseBucket } from './services/files/fileStore';
-import { openDatabase } from './store/database';
-import { UsersRepository } from './store/repositories/users';
 
 const usage = `Usage:
   confab-server [--port 8090] [--host 0.0.0.0] [--data-dir ./data]
@@ -14,6 +12,14 @@ const usage = `Usage:
   confab-server admin add <username>   make an existing user a server admin
   confab-server files migrate --to s3  copy the data dir's files into CONFAB_FILES_S3_BUCKET
                                        (skips files already there: run it again to resume)
+  confab-server backup <dir>           copy the data dir's state into the new or empty folder <dir>
+                                       while the server runs: a SQLite snapshot, the files, the
+                                       secret and manifest.json (on PostgreSQL: prints the pg_dump
+                                       to run first; files in a bucket are left to the bucket)
+  confab-server restore <dir> [--force]
+                                       put a backup into --data-dir (checked first); refuses a data
+                                       dir that holds a database, secret or files unless --force
+                                       (stop its server first). See docs/OPERATIONS.md.
 
   --web-dir <dir>    serve this built web app at / (default: the reference app in this package)
   --no-web           serve the API only
@@ -35,6 +41,8 @@ async function addAdmin(argv: string[]): Promise<void> {
   const username = argv.find((argument) => !argument.startsWith('--'));
   if (username === undefined) throw new Error('admin add needs a username');
   const config = resolveConfig(optionsFromEnvironment(argv.slice(1)));
+  const { openDatabase } = await import('./store/database');
+  const { UsersRepository } = await import('./store/repositories/users');
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     const users = new UsersRepository(database.db);
@@ -72,6 +80,50 @@ async function migrateFiles(argv: string[]): Promise<void> {
   } finally {
     store.close();
   }
+}
+
+/** `<dir>` of `backup <dir>` / `restore <dir>`: the first argument that is neither a flag nor a flag's value. */
+function folderArgument(argv: readonly string[], command: string): string {
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index] ?? '';
+    if (!argument.startsWith('--')) return argument;
+    // `--name value` (parseFlags' reading): skip the value.
+    if (!argument.includes('=') && argv[index + 1] !== undefined && !argv[index + 1]!.startsWith('--')) index += 1;
+  }
+  throw new Error(`${command} needs a folder: confab-server ${command} <dir>`);
+}
+
+/** `backup <dir>`: see backup/backup.ts. Reads the server's configuration as its other commands do; prints no secret. */
+async function backup(argv: string[]): Promise<void> {
+  const target = folderArgument(argv, 'backup');
+  const options = optionsFromEnvironment(argv);
+  const { backupDataDir } = await import('./backup/backup');
+  await backupDataDir({
+    dataDir: options.dataDir ?? './data',
+    target,
+    databaseUrl: options.databaseUrl?.trim() || undefined,
+    filesS3Bucket: options.filesS3Bucket,
+    environmentSecret: options.secret,
+    say: (line) => console.log(line),
+  });
+}
+
+/** `restore <dir> [--force]`: see backup/restore.ts. */
+async function restore(argv: string[]): Promise<void> {
+  // --force takes no value: dropped before the flags are read, so `--force <dir>` keeps its folder.
+  const rest = argv.filter((argument) => argument !== '--force');
+  const backupDir = folderArgument(rest, 'restore');
+  const options = optionsFromEnvironment(rest);
+  const { restoreBackup } = await import('./backup/restore');
+  await restoreBackup({
+    backupDir,
+    dataDir: options.dataDir ?? './data',
+    force: rest.length !== argv.length,
+    databaseUrl: options.databaseUrl?.trim() || undefined,
+    filesS3Bucket: options.filesS3Bucket,
+    environmentSecret: options.secret,
+    say: (line) => console.log(line),
+  });
 }
 
 /**
@@ -124,6 +176,8 @@ async function serve(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // Loaded here, not at the top: the other commands (backup, restore…) start without the whole server.
+  const { startServer } = await import('./server');
   server = await startServer(options);
   console.log(banner(server.url, json, webDir));
   if (stopping) stop(server);
@@ -146,6 +200,14 @@ async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'files') {
     if (argv[1] !== 'migrate') throw new Error(`unknown files command; ${usage}`);
     await migrateFiles(argv.slice(2));
+    return;
+  }
+  if (argv[0] === 'backup') {
+    await backup(argv.slice(1));
+    return;
+  }
+  if (argv[0] === 'restore') {
+    await restore(argv.slice(1));
     return;
   }
   await serve(argv);

@@ -29,7 +29,7 @@ export interface PackedPackage {
 }
 
 /** This package's folder: the nearest package.json above this module named @confab/server. */
-function serverRoot(): string {
+export function serverRoot(): string {
   let folder = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = join(folder, 'package.json');

@@ -13,7 +13,7 @@ export interface MigrationCounts {
 }
 
 /** Every stored file under `<data>/files` as its key and size; partial uploads and stray entries are left out. */
-function* storedFiles(dataDir: string): Generator<{ key: string; path: string; size: number }> {
+export function* storedFiles(dataDir: string): Generator<{ key: string; path: string; size: number }> {
   const root = filesRoot(dataDir);
   const folders = (path: string) => readdirSync(path, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
   let chats: string[];

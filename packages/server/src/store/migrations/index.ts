@@ -40,6 +40,9 @@ const migrations: Record<string, Migration> = {
   '018_mention_times': mentionTimesMigration,
 };
 
+/** Every migration's name, oldest first: the last is the schema version this server migrates to. */
+export const migrationNames: readonly string[] = Object.keys(migrations).sort();
+
 class InCodeMigrationProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
     return migrations;
@@ -60,4 +63,14 @@ export async function migrateToLatest(db: Kysely<unknown>, schema?: string): Pro
     const failed = results?.find((result) => result.status === 'Error');
     throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${String(error)}`, { cause: error });
   }
+}
+
+/**
+ * Brings the schema to the migration `name` exactly, up or down: for tests that need a database of
+ * an older version (a backup made by one, test/backup.test.ts).
+ */
+export async function migrateTo(db: Kysely<unknown>, name: string): Promise<void> {
+  const migrator = new Migrator({ db, provider: new InCodeMigrationProvider() });
+  const { error } = await migrator.migrateTo(name);
+  if (error !== undefined) throw new Error(`Migrating to ${name} failed: ${String(error)}`, { cause: error });
 }
