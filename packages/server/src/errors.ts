@@ -12,6 +12,7 @@ export const errorCodes = {
   tooManyRequests: { status: 429, message: 'Too many attempts. Please wait a few minutes and try again.' },
   internal: { status: 500, message: 'Something went wrong while processing your request.' },
   unavailable: { status: 503, message: 'The service is unavailable. Please try again shortly.' },
+  insufficientStorage: { status: 507, message: 'The server is out of storage space. Please try again later.' },
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;
@@ -37,6 +38,21 @@ export class ConfabServerError extends Error {
   get status(): number {
     return errorCodes[this.code].status;
   }
+}
+
+/**
+ * The data dir's disk (or the database's) is full: ENOSPC or EDQUOT from the file system,
+ * SQLITE_FULL from SQLite, 53100 (disk_full) from PostgreSQL. Nothing was stored, and the same
+ * request succeeds once space is freed, so it is answered 507 rather than 500 (docs/OPERATIONS.md,
+ * Disk full).
+ */
+export function isOutOfSpace(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL' || code === '53100';
+}
+
+export function outOfStorage(): ConfabServerError {
+  return new ConfabServerError('insufficientStorage');
 }
 
 /** Field error constructors with PocketBase's codes and messages. */

@@ -256,6 +256,12 @@ export const agentNoticeTexts = {
   hopLimit: (username: string) => `@${username} was not called: agents may call agents at most 3 times in a row.`,
 } as const;
 
+/**
+ * Appended (after a blank line) to a streamed reply the server had to close for its agent: the
+ * agent went offline mid-stream, or sent nothing for `agentLimits.streamIdleMs`.
+ */
+export const interruptedReplyText = (username: string) => `@${username} was interrupted before finishing this reply.`;
+
 /** Limits of the agent runtime both sides know. */
 export const agentLimits = {
   /** Messages before the mentioning one that a mention carries. */

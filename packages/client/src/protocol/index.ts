@@ -17,7 +17,7 @@ import type { AddReactionFrame, ReactionsChangedFrame, ReactionSummary, RemoveRe
 import type { MessageFile, SystemLine } from './announcements';
 
 export type * from './agents';
-export { agentLimits, agentNoticeTexts, apiKeyPrefix } from './agents';
+export { agentLimits, agentNoticeTexts, apiKeyPrefix, interruptedReplyText } from './agents';
 export type * from './drops';
 export type * from './presence';
 export { typingLimits } from './presence';
@@ -402,6 +402,11 @@ export const closeCodes = {
   authenticationFailed: 4001,
   /** frame_too_large. */
   messageTooBig: 1009,
+  /**
+   * The client read too slowly: more than the server buffers per socket was waiting for it. Reconnect
+   * and join with after_seq; nothing is lost (docs/OPERATIONS.md, A client that stalls).
+   */
+  tooSlow: 4008,
 } as const;
 
 /** The largest frame the server accepts, in bytes (64 KiB). */

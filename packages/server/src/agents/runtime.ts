@@ -13,7 +13,7 @@ import type {
   ServerFrame,
   WireMessage,
 } from '@confab/client/protocol';
-import { agentLimits, maxMessageLength } from '@confab/client/protocol';
+import { agentLimits, interruptedReplyText, maxMessageLength } from '@confab/client/protocol';
 import { inertMentions } from '@confab/client/rules';
 import { ConfabServerError, type FieldErrors } from '../errors';
 import { chatChannel, userChannel, type ChatFrameEvent, type UserFrameEvent } from '../realtime/channels';
@@ -79,6 +79,8 @@ export class AgentRuntime implements AgentReplyChannel {
   private readonly closers: (() => Promise<void>)[] = [];
   /** Appends of one stream run one after another (frames of one socket arrive in order). */
   private readonly streamQueues = new Map<string, Promise<unknown>>();
+  /** Agent id → chats where this instance showed a status line of it not yet cleared. */
+  private readonly statusLines = new Map<string, Set<string>>();
   private readonly sweepTimer: NodeJS.Timeout;
 
   constructor(
@@ -289,8 +291,22 @@ export class AgentRuntime implements AgentReplyChannel {
 
   async setStatus(agent: UserRow, chatId: string, text: string): Promise<void> {
     await this.mayAct(agent, chatId);
-    const frame: AgentStatusChangedFrame = { type: 'agent_status', chat_id: chatId, agent: agentRef(agent), text: text.slice(0, agentLimits.statusMaxLength) };
+    const line = text.slice(0, agentLimits.statusMaxLength);
+    this.noteStatus(agent.id, chatId, line !== '');
+    const frame: AgentStatusChangedFrame = { type: 'agent_status', chat_id: chatId, agent: agentRef(agent), text: line };
     await this.toChat(chatId, frame);
+  }
+
+  /**
+   * The agent went offline (its last socket closed, a process killed included): nobody will end
+   * its streams or clear its status lines, so the server does, now rather than after the idle
+   * timeout. Each open stream is stored with what it holds and marked interrupted.
+   */
+  async interrupt(agent: UserRow): Promise<void> {
+    for (const stream of await this.context.store.agents.streamsOfAgent(agent.id)) {
+      await this.serialised(agent.id, stream.stream_key, () => this.finish(agent, stream, { interrupted: true }));
+    }
+    for (const chatId of [...(this.statusLines.get(agent.id) ?? [])]) await this.clearStatus(agent, chatId);
   }
 
   /** Every reply still growing in the chat, as snapshots for a socket that just joined. */
@@ -319,10 +335,21 @@ export class AgentRuntime implements AgentReplyChannel {
     return stream;
   }
 
-  /** Stores what the stream holds as the reply (or nothing, if empty); the one caller that claims it wins. */
-  private async finish(agent: UserRow, stream: AgentStreamRow): Promise<WireMessage | undefined> {
+  /**
+   * Stores what the stream holds as the reply (or nothing, if empty); the one caller that claims
+   * it wins. A stream its agent did not end (`interrupted`) says so at its end, and its mention
+   * counts as answered: it is never sent to the agent again, so no second answer follows.
+   */
+  private async finish(agent: UserRow, stream: AgentStreamRow, options: { interrupted?: boolean } = {}): Promise<WireMessage | undefined> {
     if (!(await this.context.store.agents.claimStream(stream.id))) return undefined;
-    const text = spoken(agent, this.context.messageCipher.decrypt(stream.text_encrypted));
+    let text = spoken(agent, this.context.messageCipher.decrypt(stream.text_encrypted));
+    if (options.interrupted === true) {
+      if (stream.mention !== null) await this.context.store.agents.ackMention(stream.mention, agent.id, this.now());
+      if (text.trim() !== '') {
+        const notice = `\n\n${interruptedReplyText(agent.username)}`;
+        text = text.slice(0, maxMessageLength - notice.length) + notice;
+      }
+    }
     await this.clearStatus(agent, stream.chat);
     if (text.trim() === '') {
       await this.toChat(stream.chat, { type: 'stream_aborted', chat_id: stream.chat, stream_id: stream.stream_key } satisfies StreamAbortedFrame);
@@ -341,13 +368,16 @@ export class AgentRuntime implements AgentReplyChannel {
     return (JSON.parse(posted.frame) as NewMessageFrame).message;
   }
 
-  /** Closes streams whose agent went quiet for 60 s with what they hold (on whichever instance gets there first). */
+  /**
+   * Closes streams whose agent went quiet for 60 s with what they hold, marked interrupted (on
+   * whichever instance gets there first): an agent that hangs without disconnecting.
+   */
   async sweep(): Promise<void> {
     try {
       const before = formatTimestamp(new Date(this.context.config.now().getTime() - agentLimits.streamIdleMs));
       for (const stream of await this.context.store.agents.idleStreams(before, 50)) {
         const agent = await this.context.store.users.findById(stream.agent);
-        if (agent !== undefined) await this.serialised(agent.id, stream.stream_key, () => this.finish(agent, stream));
+        if (agent !== undefined) await this.serialised(agent.id, stream.stream_key, () => this.finish(agent, stream, { interrupted: true }));
       }
     } catch (error) {
       this.context.logger.error({ error: String(error) }, 'stream sweep failed');
@@ -355,8 +385,15 @@ export class AgentRuntime implements AgentReplyChannel {
   }
 
   private async clearStatus(agent: UserRow, chatId: string): Promise<void> {
+    this.noteStatus(agent.id, chatId, false);
     const frame: AgentStatusChangedFrame = { type: 'agent_status', chat_id: chatId, agent: agentRef(agent), text: '' };
     await this.toChat(chatId, frame);
+  }
+
+  private noteStatus(agentId: string, chatId: string, shown: boolean): void {
+    const chats = this.statusLines.get(agentId);
+    if (shown) this.statusLines.set(agentId, (chats ?? new Set()).add(chatId));
+    else if (chats?.delete(chatId) === true && chats.size === 0) this.statusLines.delete(agentId);
   }
 
   private async mayAct(agent: UserRow, chatId: string, mentionId?: string): Promise<void> {

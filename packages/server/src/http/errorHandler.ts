@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ConfabServerError, errorCodes, type FieldErrors } from '../errors';
+import { ConfabServerError, errorCodes, isOutOfSpace, outOfStorage, type FieldErrors } from '../errors';
 
 export interface ErrorBody {
   status: number;
@@ -20,12 +20,14 @@ const defaultMessages: Record<number, string> = {
 /**
  * The one place an error becomes an HTTP answer: `{status, message, data}` as PocketBase sends
  * it. Framework errors (bad JSON, oversized bodies) keep their 4xx status with a generic message;
- * anything unexpected is a 500 with no detail, so no stack trace or SQL ever reaches a client.
+ * a full disk is a 507 that says so (isOutOfSpace); anything unexpected is a 500 with no detail,
+ * so no stack trace or SQL ever reaches a client.
  */
 export function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof ConfabServerError) {
     return { status: error.status, message: error.message, data: error.data };
   }
+  if (isOutOfSpace(error)) return toErrorBody(outOfStorage());
   const statusCode = (error as Partial<FastifyError> | undefined)?.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
     return { status: statusCode, message: defaultMessages[statusCode] ?? errorCodes.badRequest.message, data: {} };

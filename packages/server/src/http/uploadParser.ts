@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ConfabServerError } from '../errors';
+import { ConfabServerError, isOutOfSpace, outOfStorage } from '../errors';
 import { incomingDirectory, StagedUpload } from '../services/files/storage';
 import { makePrivateFolder } from '../store/privateDataDir';
 import type { UploadQuota } from '../services/files/uploadQuota';
@@ -151,7 +151,7 @@ function streamUpload(dataDir: string, request: FastifyRequest, payload: Readabl
           },
           (error: unknown) => {
             removeQuietly(path);
-            fail(error instanceof ConfabServerError ? error : new ConfabServerError('badRequest'));
+            fail(error instanceof ConfabServerError ? error : isOutOfSpace(error) ? outOfStorage() : new ConfabServerError('badRequest'));
           },
         ),
       );

@@ -1,4 +1,5 @@
 import { WebSocket } from 'ws';
+import { closeCodes } from './protocol';
 
 /** Limits every connection shares; one object per gateway, not per socket. */
 export interface ConnectionLimits {
@@ -49,13 +50,17 @@ export class Connection {
     return true;
   }
 
-  /** Sends unless the socket is gone; a slow consumer is cut off instead of buffered without bound. */
+  /**
+   * Sends unless the socket is gone; a slow consumer is closed instead of buffered without bound.
+   * Its close frame follows what is already queued, so a client that reads again sees 4008 after
+   * the last message it got; one that stays stalled is cut when ws's 30 s closing handshake ends.
+   * Either way nothing more is queued for it, and it reconnects and resumes with after_seq.
+   */
   send(data: string | Buffer): void {
     const socket = this.socket;
     if (socket.readyState !== WebSocket.OPEN) return;
     if (socket.bufferedAmount > this.limits.maxBufferedBytes) {
-      // It reconnects and resumes with after_seq; buffering more would only grow memory.
-      socket.terminate();
+      socket.close(closeCodes.tooSlow, 'Too slow: reconnect and resume with after_seq');
       return;
     }
     socket.send(data, textFrame);

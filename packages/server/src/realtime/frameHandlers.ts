@@ -1,5 +1,5 @@
 import { WebSocket } from 'ws';
-import { ConfabServerError, type FieldErrors } from '../errors';
+import { ConfabServerError, isOutOfSpace, outOfStorage, type FieldErrors } from '../errors';
 import type { AgentRuntime } from '../agents/runtime';
 import { AgentSocketTransport } from '../agents/transports/socket';
 import type { AuthSuccessFrame, LeftFrame, PongFrame } from '@confab/client/protocol';
@@ -265,6 +265,11 @@ export class FrameHandlers {
     } catch (error) {
       if (error instanceof ConfabServerError && error.code === 'tooManyRequests') return connection.send(errorFrame('rate_limited', error.message, ref));
       if (error instanceof ConfabServerError && error.code === 'forbidden') return connection.send(errorFrame('not_invoked', error.message, ref));
+      if (isOutOfSpace(error)) {
+        // Nothing was stored; the client fails this very message and may send it again later.
+        this.onError(error);
+        return connection.send(errorFrame('server_error', outOfStorage().message, ref));
+      }
       if (!(error instanceof ConfabServerError) || error.status !== 400) throw error;
       if (Object.keys(error.data).length > 0) return connection.send(errorFrame('invalid_message', invalidMessageText(error.data), ref));
       return connection.send(errorFrame('not_a_participant', 'you are not a participant of this chat', ref));

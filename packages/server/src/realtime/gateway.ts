@@ -147,7 +147,7 @@ export class Gateway {
     }
     if (connection.agentId !== undefined) {
       const agentId = connection.agentId;
-      this.handlers.agentTransport.disconnected(agentId).catch((error: unknown) => this.onError(error));
+      this.handlers.agentTransport.disconnected(agentId, connection).catch((error: unknown) => this.onError(error));
     }
   }
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 import { migrateToLatest } from './migrations/index';
@@ -76,7 +76,7 @@ async function openSqlite(dataDir: string, onWarning?: (problem: string) => void
   connection.pragma('foreign_keys = ON');
   connection.pragma('synchronous = NORMAL');
   const checkpoints = startWalCheckpoints(connection, path, onWarning === undefined ? {} : { onError: onWarning });
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialectKeepingErrors({ database: withStatementCache(connection) }, () => connection.inTransaction) });
   return {
     db,
     dialect: 'sqlite',
@@ -85,6 +85,30 @@ async function openSqlite(dataDir: string, onWarning?: (problem: string) => void
       await db.destroy();
     },
   };
+}
+
+/**
+ * SQLite ends a transaction by itself on some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_BUSY,
+ * SQLITE_NOMEM). Kysely's ROLLBACK after one then fails with "no transaction is active", and that
+ * error replaces the one that matters: a full disk would answer as an unexplained 500 instead of
+ * a 507 (docs/OPERATIONS.md, Disk full). So the rollback only runs while a transaction is open.
+ */
+class SqliteDialectKeepingErrors extends SqliteDialect {
+  constructor(
+    private readonly settings: SqliteDialectConfig,
+    private readonly inTransaction: () => boolean,
+  ) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    const inTransaction = this.inTransaction;
+    return new (class extends SqliteDriver {
+      override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+        if (inTransaction()) await super.rollbackTransaction(connection);
+      }
+    })(this.settings);
+  }
 }
 
 /** Opens the configured database and migrates it to the latest schema. */

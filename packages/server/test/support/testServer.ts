@@ -62,15 +62,19 @@ async function postgresProbe(baseUrl: string, schema: string): Promise<DatabaseP
   };
 }
 
-/** A real confab-server on port 0 with a temp data dir (and its own PostgreSQL schema). */
+/**
+ * A real confab-server on port 0 with a temp data dir (and its own PostgreSQL schema). A test
+ * that brings its own `dataDir` (e.g. a small file system) keeps it: close leaves it in place.
+ */
 export async function startTestServer(variant: DatabaseVariant, options: ServerOptions = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'confab-test-'));
+  const ownDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'confab-test-'));
   const schema = `test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const databaseUrl = variant.baseUrl === undefined ? '' : `${variant.baseUrl}?schema=${schema}`;
   // Suites register many accounts from 127.0.0.1 and make many agents; the sign-up and agent
   // limits have their own tests with the defaults.
   const server = await startServer({
-    port: 0, host: '127.0.0.1', dataDir, databaseUrl, smtpUrl: '', signupsPerIpPerHour: 10_000, agentsPerUser: 10_000, agentsPerUserPerHour: 10_000, inboundSmtp: 'off', ...options,
+    port: 0, host: '127.0.0.1', databaseUrl, smtpUrl: '', signupsPerIpPerHour: 10_000, agentsPerUser: 10_000, agentsPerUserPerHour: 10_000, inboundSmtp: 'off', ...options, dataDir,
   });
   const probe = variant.baseUrl === undefined ? sqliteProbe(dataDir) : await postgresProbe(variant.baseUrl, schema);
   const outboxDir = join(dataDir, 'outbox');
@@ -97,7 +101,7 @@ export async function startTestServer(variant: DatabaseVariant, options: ServerO
     async close() {
       await server.close();
       await probe.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

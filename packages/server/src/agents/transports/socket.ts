@@ -40,11 +40,19 @@ export class AgentSocketTransport {
     for (const frame of await this.runtime.pendingFrames(agentId)) connection.send(frame);
   }
 
-  async disconnected(agentId: string): Promise<void> {
+  /**
+   * A socket of the agent closed. Once its frames still queued are applied (its last appends
+   * included), and if that was the agent's last socket anywhere, its replies in progress are
+   * closed as interrupted and its status lines cleared (AgentRuntime.interrupt).
+   */
+  async disconnected(agentId: string, connection: AgentConnection): Promise<void> {
+    await frameQueues.get(connection);
     if (!(await this.runtime.presence.disconnected(agentId))) return;
     if (await this.runtime.presence.isOnline(agentId)) return;
     const agent = await this.services.accounts.findUser(agentId);
-    if (agent !== undefined) await this.announce(agent, 'offline');
+    if (agent === undefined) return;
+    await this.runtime.interrupt(agent);
+    await this.announce(agent, 'offline');
   }
 
   /** Tells the developer's open apps (My Agents) that the agent came online or went offline. */

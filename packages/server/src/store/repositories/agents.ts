@@ -196,6 +196,11 @@ export class AgentsRepository {
     return this.db.selectFrom('agent_streams').selectAll().where('chat', '=', chatId).orderBy('started').execute();
   }
 
+  /** Every stream the agent has open, in any chat (closed as interrupted when it goes offline). */
+  async streamsOfAgent(agentId: string): Promise<AgentStreamRow[]> {
+    return this.db.selectFrom('agent_streams').selectAll().where('agent', '=', agentId).orderBy('started').execute();
+  }
+
   async updateStream(id: string, textEncrypted: string, length: number, updated: string): Promise<void> {
     await this.db.updateTable('agent_streams').set({ text_encrypted: textEncrypted, length, updated }).where('id', '=', id).execute();
   }
