@@ -117,6 +117,8 @@ export interface MessageRecord extends BaseRecord {
   file?: MessageFile | null;
   /** A system line's change; null on other messages. */
   system?: SystemLine | null;
+  /** An agent's streamed reply that broke off before its end; absent otherwise. */
+  cut_off?: boolean;
   expand?: { author?: UserRecord };
 }
 

@@ -125,6 +125,11 @@ export interface ServerOptions {
   /** How long one AI answer (all its tool rounds) may take (env CONFAB_AI_TIMEOUT_SECONDS). Default 120 s. */
   aiTimeoutMs?: number;
   /**
+   * How long an AI provider may send nothing (before its answer starts, or between two chunks of
+   * it) before the call is given up as timed out (env CONFAB_AI_IDLE_SECONDS). Default 30 s.
+   */
+  aiIdleTimeoutMs?: number;
+  /**
    * `host:port` pairs the guarded fetcher (@browse, @deep, the image proxy) may reach although
    * their address is not public, e.g. `wiki.internal:443` (env CONFAB_FETCH_ALLOW_HOSTS, commas).
    * Default none: loopback, private, link-local and other special addresses are refused.
@@ -249,6 +254,7 @@ export interface ServerConfig {
   geminiModel: string;
   geminiApiKey: string | undefined;
   aiTimeoutMs: number;
+  aiIdleTimeoutMs: number;
   fetchAllowHosts: string[];
   searxngUrl: string | undefined;
   braveApiKey: string | undefined;
@@ -372,6 +378,7 @@ export function optionsFromEnvironment(
     geminiModel: environment['CONFAB_GEMINI_MODEL'],
     geminiApiKey: environment['CONFAB_GEMINI_API_KEY'],
     aiTimeoutMs: secondsToMilliseconds(numberOrUndefined(environment['CONFAB_AI_TIMEOUT_SECONDS'])),
+    aiIdleTimeoutMs: secondsToMilliseconds(numberOrUndefined(environment['CONFAB_AI_IDLE_SECONDS'])),
     fetchAllowHosts: environment['CONFAB_FETCH_ALLOW_HOSTS']?.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''),
     searxngUrl: environment['CONFAB_SEARXNG_URL'],
     braveApiKey: environment['CONFAB_BRAVE_API_KEY'],
@@ -573,6 +580,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     geminiModel: nonEmpty(options.geminiModel)?.trim() ?? 'gemini-2.5-flash',
     geminiApiKey: nonEmpty(options.geminiApiKey)?.trim(),
     aiTimeoutMs: positiveOr(options.aiTimeoutMs, 120_000),
+    aiIdleTimeoutMs: positiveOr(options.aiIdleTimeoutMs, 30_000),
     fetchAllowHosts: options.fetchAllowHosts ?? [],
     searxngUrl: nonEmpty(options.searxngUrl)?.trim().replace(/\/+$/, ''),
     braveApiKey: nonEmpty(options.braveApiKey)?.trim(),

@@ -464,7 +464,7 @@ describe.each(variants)('agents ($name)', (variant) => {
     });
   });
 
-  it('closes a stream left without an append for 60 s with what it has, marked interrupted', async () => {
+  it('closes a stream left without an append for 60 s with what it has, marked interrupted and cut off', async () => {
     let offsetMs = 0;
     const clocked = await startTestServer(variant, { now: () => new Date(Date.now() + offsetMs) });
     try {
@@ -484,7 +484,7 @@ describe.each(variants)('agents ($name)', (variant) => {
       offsetMs = 61_000;
       // The sweep runs every 5 s on every instance; the first to claim the stream stores it.
       const final = await ownerSide.next((frame) => frame.type === 'new_message' && frame['stream_id'] === 'dozing', 8_000);
-      expect(final['message']).toMatchObject({ content: `half a thought\n\n${interruptedReplyText(created.agent.username)}`, author_id: created.agent.id });
+      expect(final['message']).toMatchObject({ content: `half a thought\n\n${interruptedReplyText(created.agent.username)}`, author_id: created.agent.id, cut_off: true });
       expect(await clocked.probe.count('agent_streams')).toBe(0);
     } finally {
       await clocked.close();

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runProvider } from '../src/agents/ai/gateway';
+import { maxAttempts } from '../src/agents/ai/retry';
 import { AiError, type AiRequest, type AiTool } from '../src/agents/ai/types';
 import { startFakeGemini, type FakeGemini } from './support/fakeGemini';
 import { startFakeOpenAI, type FakeOpenAI } from './support/fakeOpenAI';
@@ -163,15 +164,18 @@ describe('Gemini streamGenerateContent', () => {
   });
 
   it.each([
-    [400, 'auth', /^Your Gemini key was refused \(400\)/],
-    [429, 'rate_limit', /^Your Gemini key hit Gemini's rate limit or quota \(429\)/],
-    [500, 'server', /^Gemini failed with 500 while using your key/],
-  ] as const)('turns a %i into an AiError %s without the key or the body', async (status, kind, owner) => {
-    gemini.enqueue({ kind: 'error', status });
+    [400, 'auth', /^Your Gemini key was refused \(400\)/, 1],
+    // Its RetryInfo asks for 34.4 s, past what is sat out: told at once.
+    [429, 'rate_limit', /^Your Gemini key hit Gemini's rate limit or quota \(429\)\. It asked to wait 35 s\./, 1],
+    // Tried again, up to maxAttempts (docs/OPERATIONS.md, Fault matrix).
+    [500, 'server', /^Gemini failed with 500 while using your key/, maxAttempts],
+  ] as const)('turns a %i into an AiError %s without the key or the body', async (status, kind, owner, attempts) => {
+    gemini.enqueue(...Array.from({ length: maxAttempts }, () => ({ kind: 'error', status }) as const));
     const error = (await viaGemini({ invokerId: 'u', system: 'S', messages: [{ role: 'user', content: 'x' }] }).catch((caught: unknown) => caught)) as AiError;
     expect(error).toBeInstanceOf(AiError);
     expect(error.kind).toBe(kind);
     expect(error.ownerMessage).toMatch(owner);
+    expect(gemini.requests).toHaveLength(attempts);
     for (const text of [error.message, error.ownerMessage]) {
       expect(text).not.toContain('SECRET');
       expect(text).not.toContain('API key not valid');

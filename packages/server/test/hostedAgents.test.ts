@@ -8,7 +8,8 @@
  */
 import type { AgentView } from '@confab/client/protocol';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { aiErrorMessages } from '../src/agents/ai/errors';
+import { aiErrorMessages, rateLimitedFor } from '../src/agents/ai/errors';
+import { maxAttempts } from '../src/agents/ai/retry';
 import { startServer } from '../src/index';
 import { databaseVariants } from './support/databases';
 import { startFakeGemini, type FakeGemini } from './support/fakeGemini';
@@ -181,12 +182,15 @@ describe.each(variants)('hosted agents ($name)', (variant) => {
     ['gemini', 0, 'timeout', /^Gemini did not answer within 1 s/],
   ] as const)('a %s %i becomes a short reply for everyone and a notice naming the key for its owner only', async (provider, status, kind, owner) => {
     const script = status === 0 ? ({ kind: 'slow', delayMs: 3000 } as const) : ({ kind: 'error', status } as const);
-    if (provider === 'openai') openai.enqueue(script);
-    else gemini.enqueue(script);
+    // Gemini's 500 is tried again (OpenAI's fake says x-should-retry: false): it fails every time.
+    const scripts = Array.from({ length: maxAttempts }, () => script);
+    if (provider === 'openai') openai.enqueue(...scripts);
+    else gemini.enqueue(...scripts);
     const invoker = provider === 'openai' ? alice : bob;
     const other = provider === 'openai' ? bob : alice;
     const { chat, socket, reply } = await ask(testServer, invoker, 'poet', '@poet hello', [other]);
-    expect(reply.content).toBe(aiErrorMessages[kind]);
+    // Gemini's 429 asks for 34.4 s (RetryInfo), past what is sat out: the reply says when to ask again.
+    expect(reply.content).toBe(provider === 'gemini' && status === 429 ? rateLimitedFor(34_400) : aiErrorMessages[kind]);
     const notice = await socket.next((frame) => frame.type === 'agent_notice', 3000);
     seen.push(JSON.stringify(notice));
     expect(notice).toMatchObject({ chat_id: chat.id, agent_username: 'poet', reason: 'not_available' });

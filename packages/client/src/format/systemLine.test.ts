@@ -44,4 +44,10 @@ describe('messageFromRecord', () => {
     expect(system.system).toEqual(line);
     expect('file' in system).toBe(false);
   });
+
+  it("keeps the cut-off mark of an agent's broken-off reply, and only when set", () => {
+    const base = { id: 'm2', chat: 'c1', author: 'poet', created: '2026-01-01 00:00:00.000Z', updated: '2026-01-01 00:00:00.000Z', seq: 2, message_type: 'regular', content: 'Roses are' };
+    expect(messageFromRecord({ ...base, cut_off: true }).cut_off).toBe(true);
+    expect('cut_off' in messageFromRecord(base)).toBe(false);
+  });
 });

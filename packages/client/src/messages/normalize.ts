@@ -33,6 +33,7 @@ export function messageFromRecord(record: MessageRecord): ClientMessage {
   if (typeof record.reply_count === 'number' && record.reply_count > 0) message.reply_count = record.reply_count;
   if (record.file !== undefined && record.file !== null) message.file = record.file;
   if (record.system !== undefined && record.system !== null) message.system = record.system;
+  if (record.cut_off === true) message.cut_off = true;
   return message;
 }
 

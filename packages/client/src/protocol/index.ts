@@ -58,6 +58,11 @@ export interface MessageAfterwards {
   file?: MessageFile;
   /** A system line's structured change (message_type 'system'). */
   system?: SystemLine;
+  /**
+   * An agent's streamed reply that broke off before its end (its AI provider failed or went
+   * quiet): the text is what arrived. Absent on every whole reply and every other message.
+   */
+  cut_off?: true;
 }
 
 /** The message as the gateway sends it (the normalised message form of docs/PRODUCT.md §3). */

@@ -33,7 +33,8 @@ export interface AgentReplyChannel {
   post(agent: UserRow, input: { chatId: string; content: string; clientId?: string; mentionId?: string; replyTo?: string }): Promise<WireMessage>;
   startStream(agent: UserRow, input: { chatId: string; streamId: string; mentionId?: string; replyTo?: string }): Promise<void>;
   appendStream(agent: UserRow, streamId: string, text: string): Promise<void>;
-  endStream(agent: UserRow, streamId: string): Promise<WireMessage | undefined>;
+  /** `cutOff`: the reply broke off before its end (its provider failed): stored marked `cut_off`. */
+  endStream(agent: UserRow, streamId: string, options?: { cutOff?: boolean }): Promise<WireMessage | undefined>;
   setStatus(agent: UserRow, chatId: string, text: string): Promise<void>;
 }
 
@@ -285,8 +286,8 @@ export class AgentRuntime implements AgentReplyChannel {
     });
   }
 
-  endStream(agent: UserRow, streamId: string): Promise<WireMessage | undefined> {
-    return this.serialised(agent.id, streamId, async () => this.finish(agent, await this.openStream(agent, streamId)));
+  endStream(agent: UserRow, streamId: string, options: { cutOff?: boolean } = {}): Promise<WireMessage | undefined> {
+    return this.serialised(agent.id, streamId, async () => this.finish(agent, await this.openStream(agent, streamId), { cutOff: options.cutOff === true }));
   }
 
   async setStatus(agent: UserRow, chatId: string, text: string): Promise<void> {
@@ -337,10 +338,12 @@ export class AgentRuntime implements AgentReplyChannel {
 
   /**
    * Stores what the stream holds as the reply (or nothing, if empty); the one caller that claims
-   * it wins. A stream its agent did not end (`interrupted`) says so at its end, and its mention
-   * counts as answered: it is never sent to the agent again, so no second answer follows.
+   * it wins. `cutOff`: the reply broke off before its end (its provider failed), stored marked
+   * `cut_off`. A stream its agent did not end (`interrupted`: the agent died or went quiet) is cut
+   * off too and says so at its end, and its mention counts as answered: it is never sent to the
+   * agent again, so no second answer follows.
    */
-  private async finish(agent: UserRow, stream: AgentStreamRow, options: { interrupted?: boolean } = {}): Promise<WireMessage | undefined> {
+  private async finish(agent: UserRow, stream: AgentStreamRow, options: { interrupted?: boolean; cutOff?: boolean } = {}): Promise<WireMessage | undefined> {
     if (!(await this.context.store.agents.claimStream(stream.id))) return undefined;
     let text = spoken(agent, this.context.messageCipher.decrypt(stream.text_encrypted));
     if (options.interrupted === true) {
@@ -364,13 +367,14 @@ export class AgentRuntime implements AgentReplyChannel {
       streamId: stream.stream_key,
       // Checked when the stream began: a long reply may end after its invocation's 10 minutes.
       grantChecked: true,
+      cutOff: options.cutOff === true || options.interrupted === true,
     });
     return (JSON.parse(posted.frame) as NewMessageFrame).message;
   }
 
   /**
-   * Closes streams whose agent went quiet for 60 s with what they hold, marked interrupted (on
-   * whichever instance gets there first): an agent that hangs without disconnecting.
+   * Closes streams whose agent went quiet for 60 s with what they hold, marked interrupted and cut
+   * off (on whichever instance gets there first): an agent that hangs without disconnecting.
    */
   async sweep(): Promise<void> {
     try {

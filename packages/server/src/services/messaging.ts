@@ -30,6 +30,8 @@ export interface PostInput {
   streamId?: string | undefined;
   /** The caller already checked that the author may post here (a stream checked it when it began). */
   grantChecked?: boolean;
+  /** An agent's streamed reply that broke off: stored and sent marked `cut_off`. */
+  cutOff?: boolean;
   chatId: string;
   content: string | undefined;
   /** Which body field carried the content, for the field error. */
@@ -181,6 +183,7 @@ export class MessagingService {
       message_type: messageType,
       client_id: clientId,
       reply_to: reply?.originalId ?? null,
+      ...(input.cutOff === true ? { details: JSON.stringify({ cut_off: true }) } : {}),
       created: now,
       updated: now,
     }, { authorHasRead: true });
@@ -341,13 +344,17 @@ export class MessagingService {
   }
 }
 
-/** The structured part of a file message or system line (docs/CONTRACTS.md, File messages and system lines). */
-export function announcementDetails(row: Pick<MessageRow, 'message_type' | 'details'>): Pick<WireMessage, 'file' | 'system'> {
+/**
+ * The structured part of a file message or system line (docs/CONTRACTS.md, File messages and
+ * system lines), or the cut-off mark of an agent's broken-off reply.
+ */
+export function announcementDetails(row: Pick<MessageRow, 'message_type' | 'details'>): Pick<WireMessage, 'file' | 'system' | 'cut_off'> {
   if (row.details === null) return {};
   try {
     const details: unknown = JSON.parse(row.details);
     if (row.message_type === 'file') return { file: details as MessageFile };
     if (row.message_type === 'system') return { system: details as SystemLine };
+    if ((details as { cut_off?: unknown } | null)?.cut_off === true) return { cut_off: true };
   } catch {
     // Written by the server only; a broken one shows as its plain fallback content.
   }

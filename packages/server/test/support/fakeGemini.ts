@@ -6,13 +6,15 @@ import { sleep, sseEvent, startFakeProvider, type FakeProviderServer, type Recor
  * wire format (docs/PROTOCOLS.md, AI providers): one GenerateContentResponse per SSE
  * event, no `[DONE]`, running `usageMetadata` totals on every chunk, `finishReason` on the last,
  * a `functionCall` whole in one part; errors as `{error:{code,message,status,details}}` (a wrong
- * key is 400 API_KEY_INVALID).
+ * key is 400 API_KEY_INVALID; a 429 carries `RetryInfo.retryDelay`). `broken` streams its chunks,
+ * then stalls, sends a chunk that is not JSON, or destroys the socket.
  */
 export type GeminiScript =
   | { kind: 'text'; chunks: string[]; usage?: { prompt: number; candidates: number } }
   | { kind: 'function_call'; name: string; args: Record<string, unknown>; usage?: { prompt: number; candidates: number } }
   | { kind: 'error'; status: number }
-  | { kind: 'slow'; delayMs: number };
+  | { kind: 'slow'; delayMs: number }
+  | { kind: 'broken'; chunks: string[]; then: 'stall' | 'malformed' | 'cut' };
 
 export type FakeGemini = FakeProviderServer<GeminiScript>;
 
@@ -44,7 +46,7 @@ async function answer(script: GeminiScript, request: RecordedRequest, response: 
   }
   const modelVersion = match[1] ?? 'gemini';
   response.writeHead(200, { 'content-type': 'text/event-stream' });
-  const usage = script.usage ?? { prompt: 12, candidates: 6 };
+  const usage = (script.kind === 'broken' ? undefined : script.usage) ?? { prompt: 12, candidates: 6 };
   const event = (parts: unknown[], last: boolean, candidates: number) =>
     JSON.stringify({
       candidates: [{ content: { role: 'model', parts }, ...(last ? { finishReason: 'STOP' } : {}), index: 0 }],
@@ -52,6 +54,15 @@ async function answer(script: GeminiScript, request: RecordedRequest, response: 
       modelVersion,
       responseId: 'fake-response-1',
     });
+  if (script.kind === 'broken') {
+    for (const text of script.chunks) {
+      sseEvent(response, event([{ text }], false, 1));
+      await sleep(5);
+    }
+    if (script.then === 'cut') response.socket?.destroy();
+    else if (script.then === 'malformed') response.end('data: {"candidates":[{"content":{"parts":[{"text":"<html>upstream</html>\n\n');
+    return;
+  }
   if (script.kind === 'text') {
     script.chunks.forEach((text, index) => {
       const last = index === script.chunks.length - 1;

@@ -6,12 +6,16 @@ import { sleep, sseEvent, startFakeProvider, type FakeProviderServer, type Recor
  * format (docs/PROTOCOLS.md, AI providers): `chat.completion.chunk` SSE events, tool-call
  * deltas keyed by `index` (the first with id and name, then argument fragments), the
  * `include_usage` chunk with `choices: []`, `data: [DONE]`; error bodies in the `{error:{…}}` shape.
+ * An error says `x-should-retry: false` unless the script gives its own headers (a 429's
+ * `retry-after`); `broken` streams its chunks, then stalls, sends a chunk that is not JSON, or
+ * destroys the socket.
  */
 export type OpenAIScript =
   | { kind: 'text'; chunks: string[]; usage?: { prompt: number; completion: number } }
   | { kind: 'tool_call'; name: string; fragments: string[]; usage?: { prompt: number; completion: number } }
-  | { kind: 'error'; status: number }
-  | { kind: 'slow'; delayMs: number };
+  | { kind: 'error'; status: number; headers?: Record<string, string> }
+  | { kind: 'slow'; delayMs: number }
+  | { kind: 'broken'; chunks: string[]; then: 'stall' | 'malformed' | 'cut' };
 
 export type FakeOpenAI = FakeProviderServer<OpenAIScript> & { baseUrl: string };
 
@@ -33,7 +37,7 @@ async function answer(script: OpenAIScript, request: RecordedRequest, response: 
   }
   if (script.kind === 'error') {
     const body = errorBodies[script.status] ?? errorBodies[500];
-    response.writeHead(script.status, { 'content-type': 'application/json', 'x-should-retry': 'false' }).end(JSON.stringify({ error: { ...body, param: null } }));
+    response.writeHead(script.status, { 'content-type': 'application/json', ...(script.headers ?? { 'x-should-retry': 'false' }) }).end(JSON.stringify({ error: { ...body, param: null } }));
     return;
   }
   if (script.kind === 'slow') {
@@ -45,6 +49,17 @@ async function answer(script: OpenAIScript, request: RecordedRequest, response: 
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const choice = (delta: unknown, finish: string | null = null) => [{ index: 0, delta, logprobs: null, finish_reason: finish }];
   sseEvent(response, chunk(model, choice({ role: 'assistant', content: '', refusal: null })));
+  if (script.kind === 'broken') {
+    for (const text of script.chunks) {
+      sseEvent(response, chunk(model, choice({ content: text })));
+      await sleep(5);
+    }
+    if (script.then === 'cut') response.socket?.destroy();
+    // Part of an HTML error page where a JSON chunk belongs, as a broken proxy sends it.
+    else if (script.then === 'malformed') response.end('data: {"id":"chatcmpl-fake1","choices":[{"delta":{"content":"<html>upstream sk-LEAKED-body</html>\n\n');
+    // 'stall': the connection stays open and silent until the client gives up.
+    return;
+  }
   if (script.kind === 'text') {
     for (const text of script.chunks) {
       sseEvent(response, chunk(model, choice({ content: text })));

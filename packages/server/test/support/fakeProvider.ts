@@ -7,6 +7,8 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   body: Record<string, unknown>;
+  /** When it arrived (ms since the epoch), to check how long a retry waited. */
+  at: number;
 }
 
 /** A local HTTP server on 127.0.0.1 that records each request and answers with the next script. */
@@ -38,7 +40,7 @@ export async function startFakeProvider<Script>(
       } catch {
         body = { unparsed: text };
       }
-      const recorded: RecordedRequest = { method: incoming.method ?? '', path: incoming.url ?? '', headers: incoming.headers, body };
+      const recorded: RecordedRequest = { method: incoming.method ?? '', path: incoming.url ?? '', headers: incoming.headers, body, at: Date.now() };
       requests.push(recorded);
       const script = queue.shift() ?? fallback;
       answer(script, recorded, response).catch(() => response.destroy());

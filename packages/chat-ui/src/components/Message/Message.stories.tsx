@@ -89,6 +89,9 @@ export const Streaming: Story = { args: { message: streamingReply } };
 /** A streamed reply that has only just started: no text yet. */
 export const StreamingStarted: Story = { args: { message: { ...streamingReply, content: '' } } };
 
+/** A streamed reply whose AI provider failed mid-way: what arrived, marked cut off. */
+export const CutOff: Story = { args: { message: { ...streamingReply, message_id: 'm-cut', seq: 7, status: 'sent', cut_off: true } } };
+
 export const Pending: Story = { args: { message: clientMessage({ content: 'On my way', status: 'pending', seq: null }, { minutesAgo: 0, now }) } };
 
 export const Failed: Story = {

@@ -76,6 +76,16 @@ describe('Message', () => {
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
 
+  it('marks a reply that broke off before its end, under the text that arrived', () => {
+    const base = { content: 'Roses are', is_agent: true, author_name: 'Poet' };
+    const { rerender } = render(<Message message={clientMessage({ ...base, cut_off: true }, { now })} now={now} />);
+    const article = screen.getByRole('article', { name: 'Poet (Agent)' });
+    expect(within(article).getByText('Roses are')).toBeInTheDocument();
+    expect(within(article).getByText('(reply cut off)')).toHaveClass('cf-message__status');
+    rerender(<Message message={clientMessage(base, { now })} now={now} />);
+    expect(screen.queryByText('(reply cut off)')).not.toBeInTheDocument();
+  });
+
   it('shows pending and failed states; Retry sends the client id', async () => {
     const onRetry = vi.fn();
     const { rerender } = render(<Message message={clientMessage({ content: 'x', status: 'pending', client_id: 'local-1' }, { now })} now={now} onRetry={onRetry} />);

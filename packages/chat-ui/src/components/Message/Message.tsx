@@ -83,8 +83,10 @@ export function highlightText(text: string, query: string | undefined): ReactNod
  * leaves out avatar and name under the same author's message above), and the body as
  * renderMessageContent gives it (sanitised HTML, a search-results card, a chart, or text).
  * Pending messages say 'Sending...'; failed ones offer 'Retry'; an agent's streamed reply grows in
- * place with a 'typing...' mark (and aria-busy) until its final text replaces it. With `canEdit` or `canDelete`, Edit and Delete show on hover and
- * focus: Edit puts an editor in place of the body, Delete asks first; Escape leaves either.
+ * place with a 'typing...' mark (and aria-busy) until its final text replaces it; one that broke
+ * off before its end (`cut_off`) says '(reply cut off)' under what arrived. With `canEdit` or
+ * `canDelete`, Edit and Delete show on hover and focus: Edit puts an editor in place of the body,
+ * Delete asks first; Escape leaves either.
  */
 export const Message = memo(function Message(props: MessageProps) {
   // The one place file messages and system lines part from the others (docs/CONTRACTS.md, File
@@ -202,6 +204,7 @@ function AuthoredMessage({
             typing...
           </p>
         ) : null}
+        {message.cut_off === true && status !== 'streaming' ? <p className="cf-message__status cf-message__status--cut-off">(reply cut off)</p> : null}
         {status === 'pending' ? (
           <p className="cf-message__status" role="status">
             Sending...

@@ -27,21 +27,42 @@ function isGeminiKeyError(error: unknown): boolean {
   return error instanceof GeminiApiError && /API_KEY_INVALID|API key not valid|API key expired/i.test(error.message);
 }
 
+/** The rate-limit text when the provider asked for a longer wait than we sit out: when to ask again. */
+export function rateLimitedFor(waitMs: number): string {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  const when = seconds < 90 ? `${seconds} seconds` : `${Math.round(seconds / 60)} minutes`;
+  return `The AI provider is limiting requests right now; please try again in about ${when}.`;
+}
+
+export interface FailureContext {
+  provider: ProviderName;
+  keyOwner: KeyOwner;
+  /** Which of our time limits ended the call, if one did. */
+  timedOut: 'total' | 'idle' | undefined;
+  timeoutMs: number;
+  idleTimeoutMs: number;
+  /** Part of the answer had already arrived (a cut or a broken stream, not a refusal). */
+  midStream: boolean;
+}
+
 /**
  * A provider failure as an AiError: `message` safe for the chat; `ownerMessage` names the key
  * that failed ('Your OpenAI key…' / 'The server's Gemini key…') and the status, never the key
- * or the provider's body (OpenAI's 401 body quotes part of the key).
+ * or the provider's body (OpenAI's 401 body quotes part of the key; a stream's broken chunk may
+ * quote anything).
  */
-export function toAiError(error: unknown, input: { provider: ProviderName; keyOwner: KeyOwner; timedOut: boolean; timeoutMs: number }): AiError {
+export function toAiError(error: unknown, input: FailureContext): AiError {
   if (error instanceof AiError) return error;
   const provider = providerNames[input.provider];
   const key = input.keyOwner === 'user' ? `Your ${provider} key` : `The server's ${provider} key`;
   const whose = input.keyOwner === 'user' ? 'your key' : "the server's key";
   const status = statusOf(error);
-  const make = (kind: keyof typeof aiErrorMessages, ownerMessage: string) => new AiError(kind, aiErrorMessages[kind], ownerMessage, input.keyOwner);
-  const timedOut = input.timedOut || error instanceof APIConnectionTimeoutError || (error instanceof Error && error.name === 'AbortError' && input.timedOut);
-  if (timedOut || (error instanceof APIUserAbortError && input.timedOut)) {
-    return make('timeout', `${provider} did not answer within ${Math.round(input.timeoutMs / 1000)} s (with ${whose}).`);
+  const make = (kind: keyof typeof aiErrorMessages, ownerMessage: string) => new AiError(kind, aiErrorMessages[kind], ownerMessage, input.keyOwner, status);
+  if (input.timedOut === 'idle') {
+    return make('timeout', `${provider} sent nothing for ${seconds(input.idleTimeoutMs)} s (with ${whose}).`);
+  }
+  if (input.timedOut === 'total' || error instanceof APIConnectionTimeoutError) {
+    return make('timeout', `${provider} did not answer within ${seconds(input.timeoutMs)} s (with ${whose}).`);
   }
   if (status === 401 || status === 403 || isGeminiKeyError(error)) {
     const shown = status === 403 ? 403 : isGeminiKeyError(error) ? status ?? 400 : 401;
@@ -51,8 +72,16 @@ export function toAiError(error: unknown, input: { provider: ProviderName; keyOw
   if (status === 429) return make('rate_limit', `${key} hit ${provider}'s rate limit or quota (429).`);
   if (status !== undefined && status >= 500) return make('server', `${provider} failed with ${status} while using ${whose}.`);
   if (status !== undefined) return make('bad_request', `${provider} rejected the request (${status}) made with ${whose}.`);
+  if (error instanceof SyntaxError) return make('server', `${provider} sent a stream that could not be read (with ${whose}).`);
+  if (input.midStream && (error instanceof APIConnectionError || error instanceof TypeError || error instanceof APIUserAbortError)) {
+    return make('server', `${provider}'s answer broke off mid-stream (with ${whose}).`);
+  }
   if (error instanceof APIConnectionError || error instanceof TypeError) {
     return make('server', `${provider} could not be reached with ${whose} (network error).`);
   }
   return make('server', `${provider} failed while using ${whose}.`);
+}
+
+function seconds(milliseconds: number): number {
+  return Math.round(milliseconds / 1000);
 }

@@ -1,11 +1,12 @@
 import type { ServiceContext } from '../../services/context';
 import { formatTimestamp } from '../../store/ids';
-import { toAiError, type KeyOwner, type ProviderName } from './errors';
-import { completeWithGemini } from './gemini';
-import { completeWithOpenAI } from './openai';
-import type { ProviderCall, ProviderResult } from './provider';
+import type { KeyOwner, ProviderName } from './errors';
+import type { ProviderResult } from './provider';
+import { runProvider } from './run';
 import { addKeyHint, AiError, type AiAnswer, type AiGateway, type AiRequest } from './types';
 import { recordAiUsage } from './usage';
+
+export { runProvider } from './run';
 
 /**
  * The AI gateway over the official SDKs: `openai` 6.x for Chat Completions (any
@@ -20,27 +21,6 @@ import { recordAiUsage } from './usage';
  * its no-key mode. A keyless local server (Ollama) is used by setting its base URL and any
  * placeholder key. The person's key is decrypted only for the call and never logged.
  */
-/** One provider call with its time limit; every failure becomes an AiError naming whose key failed. */
-export async function runProvider(
-  input: { provider: ProviderName; keyOwner: KeyOwner; apiKey: string; baseUrl: string | undefined; model: string; timeoutMs: number },
-  request: AiRequest,
-): Promise<ProviderResult> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, input.timeoutMs);
-  const call: ProviderCall = { apiKey: input.apiKey, baseUrl: input.baseUrl, model: input.model, timeoutMs: input.timeoutMs, signal: controller.signal };
-  try {
-    return input.provider === 'openai' ? await completeWithOpenAI(call, request) : await completeWithGemini(call, request);
-  } catch (error) {
-    throw toAiError(error, { provider: input.provider, keyOwner: input.keyOwner, timedOut, timeoutMs: input.timeoutMs });
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 export class ProviderGateway implements AiGateway {
   constructor(private readonly context: ServiceContext) {}
 
@@ -77,13 +57,20 @@ export class ProviderGateway implements AiGateway {
     let result: ProviderResult;
     try {
       result = await runProvider(
-        { ...choice, baseUrl: choice.provider === 'openai' ? config.openaiBaseUrl : config.geminiBaseUrl, model, timeoutMs: config.aiTimeoutMs },
+        {
+          ...choice,
+          baseUrl: choice.provider === 'openai' ? config.openaiBaseUrl : config.geminiBaseUrl,
+          model,
+          timeoutMs: config.aiTimeoutMs,
+          idleTimeoutMs: config.aiIdleTimeoutMs,
+          onRetry: ({ attempt, status, waitMs }) => this.context.logger.warn({ provider: choice.provider, status, attempt, waitMs }, 'AI provider call retried'),
+        },
         request,
       );
     } catch (error) {
       if (error instanceof AiError) {
-        // The owner message names whose key and the status only: safe to log.
-        this.context.logger.warn({ provider: choice.provider, keyOwner: choice.keyOwner, kind: error.kind, detail: error.ownerMessage }, 'AI provider call failed');
+        // The owner message names whose key and the status only: safe to log (never the provider's body).
+        this.context.logger.warn({ provider: choice.provider, keyOwner: choice.keyOwner, kind: error.kind, status: error.status, detail: error.ownerMessage }, 'AI provider call failed');
       }
       throw error;
     }

@@ -30,10 +30,12 @@ export async function completeWithGemini(call: ProviderCall, request: AiRequest)
         abortSignal: call.signal,
       },
     });
+    call.alive();
     const calls: { name: string; args: Record<string, unknown> }[] = [];
     let roundText = '';
     let roundUsage = { inputTokens: 0, outputTokens: 0 };
     for await (const chunk of stream) {
+      call.alive();
       if (chunk.usageMetadata) {
         roundUsage = {
           inputTokens: chunk.usageMetadata.promptTokenCount ?? 0,
@@ -48,6 +50,7 @@ export async function completeWithGemini(call: ProviderCall, request: AiRequest)
         if (part.functionCall?.name) calls.push({ name: part.functionCall.name, args: part.functionCall.args ?? {} });
       }
     }
+    call.signal.throwIfAborted();
     usage.inputTokens += roundUsage.inputTokens;
     usage.outputTokens += roundUsage.outputTokens;
     text += roundText;

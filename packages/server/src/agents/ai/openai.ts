@@ -16,7 +16,8 @@ interface PendingCall {
  * as `tool` turns until the model answers in words or the rounds run out.
  */
 export async function completeWithOpenAI(call: ProviderCall, request: AiRequest): Promise<ProviderResult> {
-  const client = new OpenAI({ apiKey: call.apiKey, baseURL: call.baseUrl, maxRetries: 0, timeout: call.timeoutMs });
+  // Retries are ours (run.ts); the SDK's own log would print a broken chunk's raw text.
+  const client = new OpenAI({ apiKey: call.apiKey, baseURL: call.baseUrl, maxRetries: 0, timeout: call.timeoutMs, logLevel: 'off' });
   const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: request.system }, ...request.messages.map((turn) => ({ role: turn.role, content: turn.content }))];
   const tools: ChatCompletionTool[] = (request.tools ?? []).map((tool) => ({
     type: 'function',
@@ -37,9 +38,11 @@ export async function completeWithOpenAI(call: ProviderCall, request: AiRequest)
       },
       { signal: call.signal },
     );
+    call.alive();
     const calls: PendingCall[] = [];
     let roundText = '';
     for await (const chunk of stream) {
+      call.alive();
       if (chunk.usage) {
         usage.inputTokens += chunk.usage.prompt_tokens ?? 0;
         usage.outputTokens += chunk.usage.completion_tokens ?? 0;
@@ -57,6 +60,8 @@ export async function completeWithOpenAI(call: ProviderCall, request: AiRequest)
         if (part.function?.arguments) pending.arguments += part.function.arguments;
       }
     }
+    // The SDK ends a stream quietly when its signal aborts: our time limit ran out mid-answer.
+    call.signal.throwIfAborted();
     text += roundText;
     const toolCalls = calls.filter((pending) => pending !== undefined && pending.name !== '');
     if (toolCalls.length === 0 || !offerTools) return { text, usage };

@@ -7,8 +7,10 @@ export interface ProviderCall {
   baseUrl: string | undefined;
   model: string;
   timeoutMs: number;
-  /** Aborted when the whole call runs past its time. */
+  /** Aborted when the whole call runs past its time, or the provider went quiet too long. */
   signal: AbortSignal;
+  /** Restarts the idle watch: call when the answer starts and on every chunk. */
+  alive(): void;
 }
 
 export interface ProviderResult {

@@ -52,6 +52,8 @@ export class AiError extends Error {
     readonly ownerMessage: string,
     /** Whose key failed: the invoker's own ('user', so the invoker is its owner) or the server's. */
     readonly keyOwner: 'user' | 'server' = 'server',
+    /** The provider's HTTP status, when it answered with one (for the log). */
+    readonly status?: number,
   ) {
     super(message);
     this.name = 'AiError';

@@ -291,7 +291,7 @@ export function createBrowseHandler(options: BrowseAgentOptions): HostedAgentHan
       }
     } catch (error) {
       const text = error instanceof AiError ? `${error.message}\n\nHere is the page's opening instead:\n\n${pagePreview(page)}` : 'I could not reach the AI provider; try again.';
-      await finishReply(reply, stream, text);
+      await finishReply(reply, stream, text, { cutOff: true });
     }
   };
 

@@ -208,7 +208,7 @@ export function createDataHandler(options: DataAgentOptions): HostedAgentHandler
       if (chart !== undefined) await reply.send(JSON.stringify(chart));
     } catch (error) {
       const text = error instanceof AiError ? error.message : 'I could not reach the AI provider; try again, or send SQL.';
-      await finishReply(reply, stream, text);
+      await finishReply(reply, stream, text, { cutOff: true });
     }
   };
 

@@ -91,8 +91,8 @@ function boundedStream(reply: InProcessReply, budget = maxMessageLength - 200) {
       written += piece.length;
       stream.write(piece);
     },
-    async end() {
-      return stream?.end();
+    async end(options?: { cutOff?: boolean }) {
+      return stream?.end(options);
     },
   };
 }
@@ -174,8 +174,9 @@ export function createDeepHandler(options: DeepAgentOptions): HostedAgentHandler
     } catch (error) {
       const text = error instanceof AiError ? error.message : 'I could not reach the AI provider for the report; the results above are what I found.';
       if (stream.started) {
+        // The report broke off: what arrived stays, marked cut off, with why.
         stream.write(`\n\n${text}`);
-        await stream.end();
+        await stream.end({ cutOff: true });
       } else {
         await reply.send(`${text}${notes.length === 0 ? '' : `\n\n${notes.join('\n')}`}`);
       }

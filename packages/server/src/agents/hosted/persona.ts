@@ -46,9 +46,10 @@ export function personaTurns(persona: Persona, mention: Mention): ChatTurn[] {
 /**
  * A persona answers a mention through the AI gateway, its description as the system prompt and
  * the mention's recent context as the conversation, streamed into the chat. With no key it says
- * so (with the My Profile hint). A provider failure puts the safe text in the chat; when the key
- * that failed is the invoker's own, the invoker alone also gets the owner message as an
- * `agent_notice` (reason `not_available`). No key material is ever written anywhere.
+ * so (with the My Profile hint). A provider failure keeps what was streamed, marked cut off, and
+ * puts the safe text in the chat as a message of its own; when the key that failed is the
+ * invoker's own, the invoker alone also gets the owner message as an `agent_notice` (reason
+ * `not_available`). No key material is ever written anywhere.
  */
 export function personaHandler(persona: Persona, dependencies: PersonaDependencies): HostedAgentHandler {
   return async (mention, reply) => {
@@ -70,7 +71,8 @@ export function personaHandler(persona: Persona, dependencies: PersonaDependenci
       const stored = await stream.end();
       if (stored === undefined && answer.text.trim() === '') await reply.send('I have no answer to that.');
     } catch (error) {
-      await stream.end().catch(dependencies.onError);
+      // What arrived before the failure stays, marked cut off (nothing stays when nothing came).
+      await stream.end({ cutOff: true }).catch(dependencies.onError);
       if (!(error instanceof AiError)) throw error;
       await reply.send(error.message);
       if (error.keyOwner === 'user') await dependencies.noticeInvoker(mention, error.ownerMessage).catch(dependencies.onError);

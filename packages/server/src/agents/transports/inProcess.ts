@@ -13,17 +13,21 @@ export interface InProcessReply {
 export interface InProcessReplyStream {
   readonly id: string;
   write(text: string): void;
-  end(): Promise<WireMessage | undefined>;
+  /** `cutOff`: the reply broke off before its end; it is stored with what it holds, marked so. */
+  end(options?: { cutOff?: boolean }): Promise<WireMessage | undefined>;
 }
 
 /** A hosted agent's code: `async (mention, reply) => …`, the contract every agent shares. */
 export type HostedAgentHandler = (mention: Mention, reply: InProcessReply) => Promise<void> | void;
 
-/** Ends a reply with `text`: after what a started stream holds, else as a message of its own. */
-export async function finishReply(reply: InProcessReply, stream: InProcessReplyStream | undefined, text: string): Promise<void> {
+/**
+ * Ends a reply with `text`: after what a started stream holds (marked cut off when `cutOff`: the
+ * text says why it broke off), else as a message of its own.
+ */
+export async function finishReply(reply: InProcessReply, stream: InProcessReplyStream | undefined, text: string, options: { cutOff?: boolean } = {}): Promise<void> {
   if (stream !== undefined) {
     stream.write(`\n\n${text}`);
-    await stream.end();
+    await stream.end(options);
   } else {
     await reply.send(text);
   }
@@ -59,9 +63,9 @@ export function inProcessReply(channel: AgentReplyChannel, agent: UserRow, menti
           pending = pending.then(() => channel.appendStream(agent, id, text));
           pending.catch(onError);
         },
-        async end() {
+        async end(options) {
           await pending;
-          return channel.endStream(agent, id);
+          return channel.endStream(agent, id, options);
         },
       };
     },

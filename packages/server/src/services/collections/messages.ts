@@ -76,6 +76,7 @@ export class MessagesCollection implements RecordCollection {
       // File messages and system lines (docs/CONTRACTS.md): null on every other message.
       file: (row.deleted_at === null ? announcementDetails(row).file : undefined) ?? null,
       system: (row.deleted_at === null ? announcementDetails(row).system : undefined) ?? null,
+      ...(row.deleted_at === null && announcementDetails(row).cut_off === true ? { cut_off: true } : {}),
       created: row.created,
       updated: row.updated,
     }));
