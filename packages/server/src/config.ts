@@ -176,6 +176,18 @@ export interface ServerOptions {
   /** How often the missed-mention sweep runs (env CONFAB_MISSED_MENTION_SWEEP_SECONDS). Default 60 000 ms. */
   missedMentionSweepMs?: number;
   /**
+   * Outgoing mail waits in the database's mail queue while the relay cannot take it
+   * (docs/OPERATIONS.md, Outbound mail): the first retry after this delay (env
+   * CONFAB_MAIL_RETRY_BASE_SECONDS), each next one twice as long. Default 30 000 ms.
+   */
+  mailRetryBaseMs?: number;
+  /** The longest delay between two attempts of a queued mail (env CONFAB_MAIL_RETRY_MAX_SECONDS). Default 1 hour. */
+  mailRetryMaxMs?: number;
+  /** How long a queued mail is retried before it is given up (env CONFAB_MAIL_RETRY_HOURS). Default 1 day. */
+  mailRetryForMs?: number;
+  /** How often each instance looks for queued mail that is due (env CONFAB_MAIL_QUEUE_POLL_SECONDS). Default 5 000 ms. */
+  mailQueuePollMs?: number;
+  /**
    * Keep chat files in this S3-compatible bucket, with an optional key prefix, instead of the
    * data dir (env CONFAB_FILES_S3_BUCKET), e.g. `my-bucket` or `my-bucket/confab/`. The client
    * takes the SDK's standard configuration: AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY
@@ -273,6 +285,10 @@ export interface ServerConfig {
   /** Parsed CIDR ranges whose peers may scrape /metrics without a token. */
   metricsAllow: MetricsAllowEntry[];
   drainDelayMs: number;
+  mailRetryBaseMs: number;
+  mailRetryMaxMs: number;
+  mailRetryForMs: number;
+  mailQueuePollMs: number;
   environment: string;
   now: () => Date;
 }
@@ -298,6 +314,10 @@ function numberOrUndefined(text: string | undefined): number | undefined {
 
 function secondsToMilliseconds(seconds: number | undefined): number | undefined {
   return seconds === undefined ? undefined : seconds * 1000;
+}
+
+function hoursToMilliseconds(hours: number | undefined): number | undefined {
+  return hours === undefined ? undefined : hours * 60 * 60 * 1000;
 }
 
 function positiveOr(value: number | undefined, fallback: number): number {
@@ -393,6 +413,10 @@ export function optionsFromEnvironment(
     metricsToken: environment['CONFAB_METRICS_TOKEN'],
     metricsAllow: environment['CONFAB_METRICS_ALLOW']?.split(','),
     drainDelayMs: secondsToMilliseconds(numberOrUndefined(environment['CONFAB_DRAIN_DELAY_SECONDS'])),
+    mailRetryBaseMs: secondsToMilliseconds(numberOrUndefined(environment['CONFAB_MAIL_RETRY_BASE_SECONDS'])),
+    mailRetryMaxMs: secondsToMilliseconds(numberOrUndefined(environment['CONFAB_MAIL_RETRY_MAX_SECONDS'])),
+    mailRetryForMs: hoursToMilliseconds(numberOrUndefined(environment['CONFAB_MAIL_RETRY_HOURS'])),
+    mailQueuePollMs: secondsToMilliseconds(numberOrUndefined(environment['CONFAB_MAIL_QUEUE_POLL_SECONDS'])),
   };
   return options;
 }
@@ -595,6 +619,10 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     metricsToken: checkedMetricsToken(options.metricsToken),
     metricsAllow: metricsAllowEntries(options.metricsAllow ?? []),
     drainDelayMs: checkedDrainDelay(options.drainDelayMs),
+    mailRetryBaseMs: positiveOr(options.mailRetryBaseMs, 30_000),
+    mailRetryMaxMs: positiveOr(options.mailRetryMaxMs, 60 * 60 * 1000),
+    mailRetryForMs: positiveOr(options.mailRetryForMs, 24 * 60 * 60 * 1000),
+    mailQueuePollMs: positiveOr(options.mailQueuePollMs, 5_000),
     environment: process.env['NODE_ENV'] ?? 'production',
     now: options.now ?? (() => new Date()),
   };

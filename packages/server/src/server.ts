@@ -5,7 +5,6 @@ import { InProcessBus, type Bus } from './realtime/bus';
 import { Gateway } from './realtime/gateway';
 import { RedisBus } from './realtime/redisBus';
 import { createMailTransport } from './mail/index';
-import { CountingTransport } from './mail/countingTransport';
 import { ServerMetrics } from './operations/metrics';
 import { Readiness } from './operations/readiness';
 import { startInboundSmtp } from './mail/inbound';
@@ -35,6 +34,11 @@ export interface ConfabServer {
   dataDir: string;
   /** The inbound SMTP listener's port; undefined when it is off or its port was taken (see /api/health). */
   inboundSmtpPort: number | undefined;
+  /**
+   * The outgoing-mail queue's depth, for operator metrics: mails stored and not sent yet (waiting
+   * for the relay, or being tried), across every instance sharing the database (mail/queue.ts).
+   */
+  mailQueueDepth(): Promise<number>;
   close(options?: { drainTimeoutMs?: number; drainDelayMs?: number }): Promise<void>;
 }
 
@@ -83,8 +87,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
   });
   let url = listeningUrl(config.host, config.port);
   const metrics = new ServerMetrics();
-  const mail = new CountingTransport(createMailTransport({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, logger, now: config.now }));
-  metrics.measureMailQueueWith(() => mail.pending);
+  const mail = createMailTransport({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, logger, now: config.now });
   const store = createStore(database);
   removeStaleIncoming(config.dataDir, config.now());
   const files = await openFileStore({
@@ -142,12 +145,16 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
     { intervalMs: config.missedMentionSweepMs, delayMinutes: config.missedMentionDelayMinutes },
   );
   missedMentions.start();
+  // Mail queued while the relay was down, or before a restart, goes out from here on.
+  metrics.measureMailQueueWith(() => context.mailQueue.depth());
+  context.mailQueue.start();
   const inbound = config.inboundSmtp === undefined ? undefined : await startInboundSmtp(services, config.inboundSmtp, context.inboundMail, logger);
   return {
     url,
     port,
     dataDir: config.dataDir,
     inboundSmtpPort: inbound?.port,
+    mailQueueDepth: () => context.mailQueue.depth(),
     async close({ drainTimeoutMs = defaultDrainTimeoutMs, drainDelayMs = config.drainDelayMs } = {}) {
       readiness.startDraining();
       if (drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, drainDelayMs));
@@ -176,6 +183,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ConfabSe
       await services.presence.close();
       await bus.close();
       await rateLimits.close();
+      await context.mailQueue.close();
       await mail.close();
       files.close();
       await database.close();

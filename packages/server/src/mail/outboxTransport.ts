@@ -75,7 +75,8 @@ export class OutboxTransport implements MailTransport {
     const stamp = date.toISOString().replace(/[-:.]/g, '');
     const domain = mail.from.split('@')[1]?.replace(/[^A-Za-z0-9.-]/g, '') ?? 'confab.localhost';
     const path = join(this.outboxDir, `${stamp}-${id}.eml`);
-    await writeFile(path, renderEml(mail, date, `${id}@${domain}`), { mode: 0o600 });
+    const messageId = mail.messageId?.replace(/^<|>$/g, '') ?? `${id}@${domain}`;
+    await writeFile(path, renderEml(mail, date, messageId), { mode: 0o600 });
     this.logger.info({ subject: mail.subject, toDomain: recipientDomain(mail.to), file: path }, 'mail written to outbox');
   }
 

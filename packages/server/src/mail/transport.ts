@@ -14,6 +14,12 @@ export interface OutgoingMail {
    * List-Unsubscribe-Post for one-click unsubscribing (RFC 8058), so mail programs offer a button.
    */
   unsubscribeUrl?: string;
+  /**
+   * The Message-ID (with its angle brackets). The mail queue gives each mail one, the same on
+   * every attempt, so a mail sent twice (the relay took it but its answer was lost) is one message
+   * to whoever deduplicates by it. Without it the transport makes one up.
+   */
+  messageId?: string;
 }
 
 export interface MailTransport {

@@ -123,10 +123,7 @@ export class ServerMetrics {
     this.webSocketSource = source;
   }
 
-  /**
-   * Where the mail queue's depth is read at each scrape. Today the mail transport's sends in
-   * flight (mail/countingTransport.ts); a durable outgoing queue sets its own count here.
-   */
+  /** Where the mail queue's depth is read at each scrape: the durable outgoing queue's (mail/queue.ts). */
   measureMailQueueWith(source: () => number | Promise<number>): void {
     this.mailQueueSource = source;
   }

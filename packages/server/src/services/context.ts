@@ -1,4 +1,5 @@
 import type { ServerConfig } from '../config';
+import { MailQueue } from '../mail/queue';
 import type { MailTransport } from '../mail/transport';
 import type { Bus } from '../realtime/bus';
 import type { UserRow } from '../store/repositories/users';
@@ -25,7 +26,11 @@ export interface ServiceContext {
   rateLimits: RateLimits;
   /** Which developer agents are connected, on any instance (the agent runtime keeps it). */
   presence: PresenceReader;
-  mail: MailTransport;
+  /**
+   * Outgoing mail: every mail is queued in the database and sent through the configured transport,
+   * retried while the relay is down (mail/queue.ts). Nothing sends through the transport directly.
+   */
+  mailQueue: MailQueue;
   /** The bytes of chat files: the data dir's disk, or a bucket shared by the instances. */
   files: FileStore;
   /** Realtime fan-out: in-process, or Redis across instances. */
@@ -73,8 +78,16 @@ export function createServiceContext(options: {
   publicUrl: () => string;
   metrics: ServerMetrics;
 }): ServiceContext {
+  const { mail, ...shared } = options;
+  const config = options.config;
   return {
-    ...options,
+    ...shared,
+    mailQueue: new MailQueue(options.store.database, mail, new ContentCipher(config.secret, 'mail-queue'), options.logger, config.now, config.mailDomain, {
+      retryBaseMs: config.mailRetryBaseMs,
+      retryMaxMs: config.mailRetryMaxMs,
+      retryForMs: config.mailRetryForMs,
+      pollMs: config.mailQueuePollMs,
+    }),
     inboundMail: { state: 'off' },
     agentPools: new Map(),
     messageCipher: new ContentCipher(options.config.secret, 'message-content'),

@@ -78,11 +78,16 @@ export class InvitationsService {
     return `Confab <no-reply@${this.context.config.mailDomain}>`;
   }
 
-  private async sendMail(mail: OutgoingMail): Promise<void> {
+  /**
+   * Queues the invitation (mail/queue.ts): a relay that is down delays the mail, the answer stays
+   * `invited`. A newer invitation to the same address and chat replaces the pending one, and so
+   * its mail replaces the older one's if that has not gone yet (the older link no longer works).
+   */
+  private async sendMail(mail: OutgoingMail, chatId: string): Promise<void> {
     try {
-      await this.context.mail.send(mail);
+      await this.context.mailQueue.enqueue(mail, { kind: 'invitation', group: `invitation:${chatId}:${hashInvitationToken(mail.to)}` });
     } catch (error) {
-      this.context.logger.error({ error: String(error) }, 'invitation mail failed');
+      this.context.logger.error({ error: String(error) }, 'invitation mail could not be queued');
     }
   }
 
@@ -182,7 +187,7 @@ export class InvitationsService {
     });
     const link = `${this.context.publicUrl()}/join/${token}`;
     const inviterName = inviter.name.trim() === '' ? inviter.username : inviter.name;
-    await this.sendMail(chatInvitationMail({ to: email, from: this.from(), inviterName, chatName: chat.name, link }));
+    await this.sendMail(chatInvitationMail({ to: email, from: this.from(), inviterName, chatName: chat.name, link }), chat.id);
     if (existing !== undefined) await this.chatEvents.invitationsChanged(existing.id, chat.id);
     return answer;
   }

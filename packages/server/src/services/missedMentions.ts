@@ -110,11 +110,12 @@ export class MissedMentionMails {
       unsubscribeLink: `${base}/api/notifications/unsubscribe?token=${unsubscribeToken(this.context.config.secret, person.id)}`,
     });
     try {
-      await this.context.mail.send(mail);
+      // Queued (mail/queue.ts): once stored, a relay that is down only delays it, and the claim stays.
+      await this.context.mailQueue.enqueue(mail, { kind: 'missed_mentions' });
       return true;
     } catch (error) {
-      // Given back, so the next sweep tries again (unless someone read them meanwhile).
-      this.context.logger.error({ error: String(error), chatId: batch.chat_id }, 'missed-mention mail failed');
+      // Not even stored: given back, so the next sweep tries again (unless someone read them meanwhile).
+      this.context.logger.error({ error: String(error), chatId: batch.chat_id }, 'missed-mention mail could not be queued');
       await this.context.store.missedMentions.release(batch);
       return false;
     }

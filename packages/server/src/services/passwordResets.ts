@@ -45,20 +45,28 @@ export class PasswordResetService {
     if (user === undefined) return;
     const token = randomBytes(32).toString('base64url');
     const now = this.context.config.now();
+    const expires = new Date(now.getTime() + resetTokenLifetimeMs);
     await this.context.store.passwordResets.replaceForUser({
       id: newRecordId(),
       user_id: user.id,
       token_hash: hashResetToken(token),
-      expires: formatTimestamp(new Date(now.getTime() + resetTokenLifetimeMs)),
+      expires: formatTimestamp(expires),
       used_at: null,
       created: formatTimestamp(now),
     });
     const link = `${this.context.publicUrl()}/reset-password?token=${encodeURIComponent(token)}`;
     const from = `Confab <no-reply@${this.context.config.mailDomain}>`;
+    // Queued (mail/queue.ts): a relay that is down delays the mail, the answer is the same. The
+    // link dies with its token, so the mail is not tried past it, and a newer request's mail
+    // replaces this one if it has not gone yet (the newer request ended this token anyway).
     try {
-      await this.context.mail.send(passwordResetMail({ to: user.email, from, username: user.username, link }));
+      await this.context.mailQueue.enqueue(passwordResetMail({ to: user.email, from, username: user.username, link }), {
+        kind: 'password_reset',
+        group: `password-reset:${user.id}`,
+        giveUpAt: expires,
+      });
     } catch (error) {
-      this.context.logger.error({ error: String(error) }, 'password reset mail failed');
+      this.context.logger.error({ error: String(error) }, 'password reset mail could not be queued');
     }
   }
 

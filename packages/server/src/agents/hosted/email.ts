@@ -1,4 +1,5 @@
 import type { Mention, WireMessage } from '@confab/client/protocol';
+import type { EnqueuedMail } from '../../mail/queue';
 import type { OutgoingMail } from '../../mail/transport';
 import type { ContentCipher } from '../../services/contentCipher';
 import type { Services } from '../../services/index';
@@ -93,6 +94,22 @@ export class EmailDrafts {
   }
 }
 
+/** `@email send` when the relay took the mail at once. */
+export function sentAnswer(draft: Pick<EmailDraft, 'to' | 'subject'>, ownAddress: string): string {
+  return `Sent “${draft.subject}” to ${draft.to} from ${ownAddress}. Replies come back to this chat.`;
+}
+
+/**
+ * `@email send` when the mail server could not take the mail yet: it is kept in the mail queue
+ * and sent once the server is reachable again (mail/queue.ts); nothing for the person to redo.
+ */
+export function queuedAnswer(draft: Pick<EmailDraft, 'to' | 'subject'>, ownAddress: string): string {
+  return [
+    `Queued “${draft.subject}” to ${draft.to} from ${ownAddress}: the mail server cannot be reached right now, so your mail waits in the queue and is sent as soon as it can be (it is tried for up to a day). You do not need to send it again.`,
+    'Replies come back to this chat.',
+  ].join(' ');
+}
+
 /** The request after '@email': '', 'list', 'send …', 'cancel', 'help'. */
 export function emailRequestOf(content: string): string {
   return content.replace(/(?<![\w@.])@email\b/gi, '').trim();
@@ -160,7 +177,9 @@ function quoted(text: string): string {
  * @email: lists the chat's received mail; drafts a mail (through the AI gateway with
  * a key, from a template without), shows it and sends nothing until the person who asked says
  * `@email send`; then sends it once from the chat's address (Reply-To the chat, so answers come
- * back here) through the mail transport. Anything else goes to `fallback` (the Email persona).
+ * back here) through the mail queue (mail/queue.ts): while the mail server is down it says the
+ * mail is queued, and the queue sends it when the server is back. Anything else goes to
+ * `fallback` (the Email persona).
  */
 export function createEmailAgent(services: Services, ai: AiGateway | undefined, fallback: HostedAgentHandler): HostedAgentHandler {
   const context = services.context;
@@ -195,9 +214,16 @@ export function createEmailAgent(services: Services, ai: AiGateway | undefined, 
         replyTo: ownAddress,
         ...(draft.inReplyTo === undefined ? {} : { inReplyTo: draft.inReplyTo }),
       };
-      await context.mail.send(mail);
-      context.logger.info({ chatId: chat.id, toDomain: draft.to.split('@')[1] ?? '' }, 'mail sent by @email');
-      return void (await reply.send(`Sent “${draft.subject}” to ${draft.to} from ${ownAddress}. Replies come back to this chat.`));
+      let queued: EnqueuedMail;
+      try {
+        queued = await context.mailQueue.enqueue(mail, { kind: 'email_agent' });
+      } catch (error) {
+        // Not even stored: the draft is not spent, the person may say `@email send` again.
+        await draft.release();
+        throw error;
+      }
+      context.logger.info({ chatId: chat.id, mailId: queued.id, toDomain: draft.to.split('@')[1] ?? '', state: queued.state }, queued.state === 'sent' ? 'mail sent by @email' : 'mail queued by @email');
+      return void (await reply.send(queued.state === 'sent' ? sentAnswer(draft, ownAddress) : queuedAnswer(draft, ownAddress)));
     }
     if (/^reply\b/i.test(request)) return draftReply(request.replace(/^reply\b[:,]?\s*/i, ''));
     const to = recipientOf(request);

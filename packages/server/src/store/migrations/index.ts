@@ -17,6 +17,7 @@ import { messageRepliesMigration } from './015_message_replies';
 import { fileAndSystemMessagesMigration } from './016_file_and_system_messages';
 import { notificationsMigration } from './017_notifications';
 import { mentionTimesMigration } from './018_mention_times';
+import { mailQueueMigration } from './019_mail_queue';
 
 /** Migrations live in code (bundled by tsup), so no folder has to ship beside dist/. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '016_file_and_system_messages': fileAndSystemMessagesMigration,
   '017_notifications': notificationsMigration,
   '018_mention_times': mentionTimesMigration,
+  '019_mail_queue': mailQueueMigration,
 };
 
 /** Every migration's name, oldest first: the last is the schema version this server migrates to. */
