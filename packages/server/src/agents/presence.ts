@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { openRedis } from '../redis';
 
 /**
  * Which developer agents have a connection open, on any instance. In memory for one instance;
@@ -56,8 +57,7 @@ export class RedisPresence implements AgentPresence {
     private readonly namespace: string,
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {
-    this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
-    this.redis.on('error', onError);
+    this.redis = openRedis(redisUrl, onError);
     this.timer = setInterval(() => void this.refresh(), refreshMs);
     this.timer.unref();
   }

@@ -10,7 +10,7 @@ import type { ReplyTarget } from '../services/replies';
 import type { AgentRuntime } from './runtime';
 
 /** Agent-to-agent mentions one chat may carry per minute, on top of the hop limit. */
-const agentHopsPerChat = { maximum: 30, windowMs: 60 * 1000, name: 'agentHopsPerChat' };
+const agentHopsPerChat = { maximum: 30, windowMs: 60 * 1000, name: 'agentHopsPerChat', whenUnreachable: 'local' } as const;
 
 /**
  * Hosted agents that read the chat's files (@data its tables, @deep its workspace). An agent's

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ConfabServerError, errorCodes, isOutOfSpace, outOfStorage, type FieldErrors } from '../errors';
+import { isDatabaseUnavailable } from '../store/unavailable';
 
 export interface ErrorBody {
   status: number;
@@ -17,6 +18,8 @@ const defaultMessages: Record<number, string> = {
   429: 'Too Many Requests.',
 };
 
+export const databaseUnavailableText = 'The database is unavailable right now. Please try again in a few seconds.';
+
 /**
  * The one place an error becomes an HTTP answer: `{status, message, data}` as PocketBase sends
  * it. Framework errors (bad JSON, oversized bodies) keep their 4xx status with a generic message;
@@ -28,6 +31,9 @@ export function toErrorBody(error: unknown): ErrorBody {
     return { status: error.status, message: error.message, data: error.data };
   }
   if (isOutOfSpace(error)) return toErrorBody(outOfStorage());
+  // The database stopped or restarting: a clear 503 the client may retry (a send with its
+  // client_id is stored once however often it is retried), not a 500 that reads like a bug.
+  if (isDatabaseUnavailable(error)) return { status: 503, message: databaseUnavailableText, data: {} };
   const statusCode = (error as Partial<FastifyError> | undefined)?.statusCode;
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
     return { status: statusCode, message: defaultMessages[statusCode] ?? errorCodes.badRequest.message, data: {} };
@@ -39,6 +45,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const body = toErrorBody(error);
     if (body.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (body.status === 503) void reply.header('retry-after', '2');
     void reply.code(body.status).type('application/json; charset=utf-8').send(body);
   });
 }

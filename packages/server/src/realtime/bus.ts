@@ -11,6 +11,11 @@ export interface Bus {
   subscribe(channel: string, handler: BusHandler): () => void;
   /** Resolves once every subscription made so far receives messages (Redis subscribes asynchronously). */
   ready(): Promise<void>;
+  /**
+   * `listener` runs each time the bus is back after an outage (Redis reconnected, subscriptions
+   * made again): whatever was published meanwhile may have been missed. Returns the unsubscribe function.
+   */
+  onResume(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -54,6 +59,11 @@ export class HandlerRegistry {
   clear(): void {
     this.handlers.clear();
   }
+
+  /** Every channel that has a handler. */
+  channels(): string[] {
+    return [...this.handlers.keys()];
+  }
 }
 
 /** The embedded default: delivery within this process, synchronously and in publish order. */
@@ -72,6 +82,11 @@ export class InProcessBus implements Bus {
   }
 
   async ready(): Promise<void> {}
+
+  /** Never down, so never resumes. */
+  onResume(): () => void {
+    return () => undefined;
+  }
 
   async close(): Promise<void> {
     this.registry.clear();

@@ -83,6 +83,26 @@ export class ChatRoom {
     }
   }
 
+  /**
+   * After the bus was down: whatever was stored up to `latestSeq` and never arrived is read from
+   * the database and delivered through the usual path (in seq order, never twice). Read in pages,
+   * so a long outage in a busy chat does not load it all at once.
+   */
+  async catchUp(latestSeq: number, pageSize: number): Promise<void> {
+    try {
+      let from = this.lastSeq;
+      while (from < latestSeq) {
+        const frames = await this.load(this.chatId, from, pageSize);
+        for (const stored of frames) this.receive({ kind: 'message', chat_id: this.chatId, seq: stored.seq, frame: stored.frame });
+        const last = frames.at(-1)?.seq;
+        if (last === undefined || frames.length < pageSize) break;
+        from = last;
+      }
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
   private async fillGap(beforeSeq: number): Promise<void> {
     try {
       const frames = await this.load(this.chatId, this.lastSeq, beforeSeq - this.lastSeq - 1);

@@ -276,7 +276,10 @@ export class FrameHandlers {
     }
     // Others clear the author's typing line when the message arrives; the next keystroke may say so again.
     this.typing.sent(userId, frame.chat_id);
-    // Joined sockets get it from the room; a retry, or a sender that has not joined, gets it here.
-    if (!posted.created || connection.joined?.has(frame.chat_id) !== true) connection.send(posted.frame);
+    // Joined sockets get it from the room, a retry too (it is published again), in seq order with
+    // no gap. A sender that has not joined gets it here, and so does a retry of a seq this socket
+    // is already past (it joined live-only after the message), which the room will not send again.
+    const delivered = connection.joined?.get(frame.chat_id);
+    if (delivered === undefined || (!posted.created && delivered >= Number(posted.row.seq))) connection.send(posted.frame);
   }
 }

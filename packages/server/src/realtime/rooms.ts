@@ -2,10 +2,15 @@ import type { Bus } from './bus';
 import { ChatRoom, type FrameLoader } from './chatRoom';
 import type { Connection } from './connection';
 
+/** Messages a room reads at a time when it catches up after the bus was down. */
+const catchUpPageSize = 200;
+
 /** The chat rooms of this instance: a room (and its bus subscription) lives while a socket is joined. */
 export class RoomRegistry {
   private readonly rooms = new Map<string, Promise<ChatRoom>>();
   private readonly started = new Map<string, ChatRoom>();
+
+  private readonly stopResuming: () => void;
 
   constructor(
     private readonly options: {
@@ -16,7 +21,20 @@ export class RoomRegistry {
       /** A live message's store-to-sockets time, per room (the fan-out latency metric). */
       onFannedOut?: (latencyMs: number) => void;
     },
-  ) {}
+  ) {
+    // Messages published while the bus was down never arrive: each room reads them from the database.
+    this.stopResuming = options.bus.onResume(() => void this.catchUpAll());
+  }
+
+  private async catchUpAll(): Promise<void> {
+    for (const room of [...this.started.values()]) {
+      try {
+        await room.catchUp(await this.options.lastSeq(room.chatId), catchUpPageSize);
+      } catch (error) {
+        this.options.onError(error);
+      }
+    }
+  }
 
   private open(chatId: string): Promise<ChatRoom> {
     const opening = (async () => {
@@ -60,6 +78,7 @@ export class RoomRegistry {
   }
 
   closeAll(): void {
+    this.stopResuming();
     for (const room of this.started.values()) room.close();
     this.started.clear();
     this.rooms.clear();

@@ -192,16 +192,17 @@ export class MessagingService {
     const previews = await this.replies.previewsFor([row]);
     // A retried client_id answers the stored message, whose content may differ from this one's.
     const frame = this.frameOf(row, author, input.streamId, { preview: previews.get(row.reply_to ?? ''), ...(created ? { content } : {}) });
-    if (created) {
-      const event: MessageEvent = { kind: 'message', chat_id: chatId, seq: Number(row.seq), frame, stored_at_ms: storedAtMs };
-      try {
-        await this.context.bus.publish(chatChannel(chatId), event);
-      } catch (error) {
-        // Stored is what counts: joined sockets catch up through after_seq.
-        this.context.logger.error({ error: String(error), chatId }, 'message broadcast failed');
-      }
-      if (row.reply_to !== null) await this.announceReplyCount(row.reply_to);
+    // A retried client_id is published again: the instance that stored it may have died between
+    // its commit and its publish (docs/OPERATIONS.md, Fault matrix), and then no room anywhere has
+    // it. Rooms drop a seq they already delivered, so the second publish costs nothing more.
+    const event: MessageEvent = { kind: 'message', chat_id: chatId, seq: Number(row.seq), frame, stored_at_ms: storedAtMs };
+    try {
+      await this.context.bus.publish(chatChannel(chatId), event);
+    } catch (error) {
+      // Stored is what counts: joined sockets catch up through after_seq.
+      this.context.logger.error({ error: String(error), chatId }, 'message broadcast failed');
     }
+    if (created && row.reply_to !== null) await this.announceReplyCount(row.reply_to);
     if (created) {
       for (const listener of this.postedListeners) {
         listener({ row, author, mentionId: input.mentionId, content, reply }).catch((error: unknown) =>

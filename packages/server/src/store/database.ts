@@ -39,6 +39,9 @@ export function parsePostgresUrl(databaseUrl: string): PostgresTarget {
   return { connectionString: url.toString(), schema };
 }
 
+/** How long a request waits for a PostgreSQL connection before it is answered 503. */
+export const postgresConnectTimeoutMs = 5_000;
+
 async function openPostgres(databaseUrl: string): Promise<ConfabDatabase> {
   const target = parsePostgresUrl(databaseUrl);
   if (target.schema !== undefined) {
@@ -53,6 +56,12 @@ async function openPostgres(databaseUrl: string): Promise<ConfabDatabase> {
   const pool = new pg.Pool({
     connectionString: target.connectionString,
     max: 10,
+    // While PostgreSQL is away or restarting (docs/OPERATIONS.md, Fault matrix), a request waits at
+    // most this long for a connection and then fails (503), instead of waiting with no end for a
+    // pool whose connections all hang. Connections to a server that went away are found by TCP
+    // keep-alive, and the pool opens new ones by itself once it is back.
+    connectionTimeoutMillis: postgresConnectTimeoutMs,
+    keepAlive: true,
     ...(target.schema === undefined ? {} : { options: `-c search_path="${target.schema}"` }),
   });
   // An idle connection dropped by the server must not crash the process; the pool reconnects.

@@ -13,8 +13,12 @@ import type { HostedAgentHandler, InProcessReply } from '../transports/inProcess
 
 /** How long a draft waits for its author's `@email send`. */
 export const draftLifetimeMs = 15 * 60 * 1000;
-/** Mails one person may send through @email per hour (shared through Redis). */
-export const sentMailsPerUserPerHour = { maximum: 20, windowMs: 60 * 60 * 1000, name: 'sentMailsPerUser' } as const;
+/**
+ * Mails one person may send through @email per hour (shared through Redis). Counted on each
+ * instance alone while Redis is away: a refusal then would lose the draft it took
+ * (docs/OPERATIONS.md, Fault matrix).
+ */
+export const sentMailsPerUserPerHour = { maximum: 20, windowMs: 60 * 60 * 1000, name: 'sentMailsPerUser', whenUnreachable: 'local' } as const;
 const listMaximum = 10;
 const bodyMaximum = 8000;
 

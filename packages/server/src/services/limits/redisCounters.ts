@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { openRedis } from '../../redis';
 import { windowIndex, type LimitCounters } from './counters';
 
 /** INCRBY, and on the window's first count an expiry (in real time) so old windows disappear. */
@@ -34,8 +35,8 @@ export class RedisCounters implements LimitCounters {
     private readonly namespace: string,
     onError: (error: unknown) => void = () => undefined,
   ) {
-    this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
-    this.redis.on('error', onError);
+    // Bounded: while Redis is away a count fails at once (src/redis.ts), and RateLimits decides.
+    this.redis = openRedis(redisUrl, onError);
   }
 
   private windowKey(key: string, windowMs: number, nowMs: number): string {
