@@ -48,7 +48,11 @@ async function openPostgres(databaseUrl: string): Promise<ConfabDatabase> {
     const client = new pg.Client({ connectionString: target.connectionString });
     await client.connect();
     try {
-      await client.query(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"`);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"`).catch((error: unknown) => {
+        // Instances starting together race on IF NOT EXISTS (PostgreSQL checks, then creates): the
+        // loser's duplicate means the schema is there, which is all this asked for.
+        if (!isUniqueViolation(error) && (error as { code?: unknown }).code !== '42P06') throw error;
+      });
     } finally {
       await client.end();
     }
