@@ -44,3 +44,39 @@ describe.runIf(postgres !== undefined)('migrations under concurrency', () => {
     }
   });
 });
+
+describe.runIf(postgres !== undefined)('migrations while other schemas come and go', () => {
+  it('a schema dropped by someone else during the migrator’s catalog read does not fail the start', async () => {
+    const baseUrl = postgres!.baseUrl!;
+    const admin = new pg.Client({ connectionString: baseUrl });
+    await admin.connect();
+    // Another tenant of the server (other test runs here) creating and dropping schemas with tables.
+    let churning = true;
+    const churner = (async () => {
+      for (let round = 0; churning; round += 1) {
+        const other = `test_churn_${process.pid}_${round}`;
+        await admin.query(`create schema "${other}"; create table "${other}".t (id serial primary key, a text, b text, c text)`);
+        await admin.query(`drop schema "${other}" cascade`);
+      }
+    })();
+    const schemas: string[] = [];
+    try {
+      for (let run = 0; run < 6; run += 1) {
+        const schema = `test_migrations_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+        schemas.push(schema);
+        const dataDir = mkdtempSync(join(tmpdir(), 'confab-migrate-churn-'));
+        try {
+          const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, databaseUrl: `${baseUrl}?schema=${schema}`, smtpUrl: '', inboundSmtp: 'off', secret: `churn-${schema}` });
+          await server.close();
+        } finally {
+          rmSync(dataDir, { recursive: true, force: true });
+        }
+      }
+    } finally {
+      churning = false;
+      await churner;
+      for (const schema of schemas) await admin.query(`drop schema if exists "${schema}" cascade`);
+      await admin.end();
+    }
+  }, 120_000);
+});

@@ -60,7 +60,13 @@ export async function migrateToLatest(db: Kysely<unknown>, schema?: string): Pro
     provider: new InCodeMigrationProvider(),
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // Before it migrates, Kysely's migrator reads the catalog of every schema on the PostgreSQL
+  // server, by name: a schema someone else drops meanwhile (test runs drop theirs as they end)
+  // fails that read with "schema … does not exist" though ours is fine. Read again.
+  for (let attempt = 1; attempt < 4 && error !== undefined && droppedMeanwhile(error, schema); attempt += 1) {
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   if (error !== undefined) {
     const failed = results?.find((result) => result.status === 'Error');
     throw new Error(`Migration ${failed?.migrationName ?? '(unknown)'} failed: ${String(error)}`, { cause: error });
@@ -75,4 +81,11 @@ export async function migrateTo(db: Kysely<unknown>, name: string): Promise<void
   const migrator = new Migrator({ db, provider: new InCodeMigrationProvider() });
   const { error } = await migrator.migrateTo(name);
   if (error !== undefined) throw new Error(`Migrating to ${name} failed: ${String(error)}`, { cause: error });
+}
+
+/** PostgreSQL's 3F000 (no such schema) about a schema other than the one being migrated. */
+function droppedMeanwhile(error: unknown, schema: string | undefined): boolean {
+  if ((error as { code?: unknown } | undefined)?.code !== '3F000') return false;
+  const missing = /schema "([^"]+)" does not exist/.exec(String((error as Error).message))?.[1];
+  return missing !== undefined && missing !== (schema ?? 'public');
 }
