@@ -80,6 +80,9 @@ export class MessageInsert {
   }
 
   private async storeTogether(batch: readonly Pending[]): Promise<MessageRow[]> {
+    // On PostgreSQL a message alone is one statement, atomic by itself: no BEGIN and COMMIT round
+    // trips around it (the usual case below saturation, where latency is what counts).
+    if (this.dialect === 'postgres' && batch.length === 1) return [await this.steps(this.db, batch[0]!)];
     return this.db.transaction().execute(async (transaction) => {
       const stored: MessageRow[] = [];
       for (const pending of batch) stored.push(await this.steps(transaction, pending));
