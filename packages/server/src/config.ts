@@ -176,6 +176,11 @@ export interface ServerOptions {
   /** How often the missed-mention sweep runs (env CONFAB_MISSED_MENTION_SWEEP_SECONDS). Default 60 000 ms. */
   missedMentionSweepMs?: number;
   /**
+   * How long a socket's presence outlives its instance when the instance dies without closing it
+   * (env CONFAB_PRESENCE_TTL_SECONDS, default 45): then the others are told it went offline.
+   */
+  presenceTtlMs?: number;
+  /**
    * Outgoing mail waits in the database's mail queue while the relay cannot take it
    * (docs/OPERATIONS.md, Outbound mail): the first retry after this delay (env
    * CONFAB_MAIL_RETRY_BASE_SECONDS), each next one twice as long. Default 30 000 ms.
@@ -280,6 +285,7 @@ export interface ServerConfig {
   inboundRecipientsPerMail: number;
   missedMentionDelayMinutes: number;
   missedMentionSweepMs: number;
+  presenceTtlMs: number;
   /** The token that opens /metrics; undefined: only allow-listed addresses (or nobody) may scrape. */
   metricsToken: string | undefined;
   /** Parsed CIDR ranges whose peers may scrape /metrics without a token. */
@@ -410,6 +416,7 @@ export function optionsFromEnvironment(
     inboundRecipientsPerMail: numberOrUndefined(environment['CONFAB_INBOUND_RECIPIENTS_PER_MAIL']),
     missedMentionDelayMinutes: numberOrUndefined(environment['CONFAB_MISSED_MENTION_DELAY_MINUTES']),
     missedMentionSweepMs: secondsToMilliseconds(numberOrUndefined(environment['CONFAB_MISSED_MENTION_SWEEP_SECONDS'])),
+    presenceTtlMs: secondsToMilliseconds(numberOrUndefined(environment['CONFAB_PRESENCE_TTL_SECONDS'])),
     metricsToken: environment['CONFAB_METRICS_TOKEN'],
     metricsAllow: environment['CONFAB_METRICS_ALLOW']?.split(','),
     drainDelayMs: secondsToMilliseconds(numberOrUndefined(environment['CONFAB_DRAIN_DELAY_SECONDS'])),
@@ -616,6 +623,7 @@ export function resolveConfig(options: ServerOptions = {}): ServerConfig {
     inboundRecipientsPerMail: Math.floor(positiveOr(options.inboundRecipientsPerMail, defaultInboundRecipientsPerMail)),
     missedMentionDelayMinutes: positiveOr(options.missedMentionDelayMinutes, 10),
     missedMentionSweepMs: positiveOr(options.missedMentionSweepMs, 60_000),
+    presenceTtlMs: positiveOr(options.presenceTtlMs, 45_000),
     metricsToken: checkedMetricsToken(options.metricsToken),
     metricsAllow: metricsAllowEntries(options.metricsAllow ?? []),
     drainDelayMs: checkedDrainDelay(options.drainDelayMs),

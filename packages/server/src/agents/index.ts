@@ -27,7 +27,7 @@ export type { HostedAgentHandler, InProcessReply } from './transports/inProcess'
 
 /** Presence in memory for one instance, in Redis when instances share REDIS_URL. */
 export function createPresence(config: ServerConfig, onError: (error: unknown) => void): AgentPresence {
-  return config.redisUrl === undefined ? new MemoryPresence() : new RedisPresence(config.redisUrl, clusterNamespace(config.secret), onError);
+  return config.redisUrl === undefined ? new MemoryPresence() : new RedisPresence(config.redisUrl, clusterNamespace(config.secret), onError, config.presenceTtlMs);
 }
 
 /**

@@ -11,7 +11,7 @@ const isPerson = (type: string) => !(agentTypes as readonly string[]).includes(t
 
 /** People's socket counts: in memory for one instance, in Redis (its own keys, apart from agents') when instances share REDIS_URL. */
 export function createPeoplePresence(config: ServerConfig, onError: (error: unknown) => void): AgentPresence {
-  return config.redisUrl === undefined ? new MemoryPresence() : new RedisPresence(config.redisUrl, `${clusterNamespace(config.secret)}:people`, onError);
+  return config.redisUrl === undefined ? new MemoryPresence() : new RedisPresence(config.redisUrl, `${clusterNamespace(config.secret)}:people`, onError, config.presenceTtlMs);
 }
 
 /**
@@ -24,7 +24,11 @@ export class PresenceService {
   constructor(
     private readonly context: ServiceContext,
     private readonly sockets: AgentPresence,
-  ) {}
+  ) {
+    // A person whose sockets died with their instance (kill -9, a crash) closed nothing, so no
+    // instance told anyone: the presence store finds them once their entries expire.
+    sockets.onExpired((userId) => void this.announce(userId, false));
+  }
 
   /**
    * True while the person has an open socket on any instance: "no open session" is `false`.
