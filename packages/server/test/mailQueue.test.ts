@@ -1,5 +1,4 @@
 import { rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import type { WireMessage } from '@confab/client/protocol';
 import type { RecordModel } from 'pocketbase';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
@@ -8,6 +7,7 @@ import { mailFailure, retryDelayMs } from '../src/mail/queue';
 import { startServer, type ConfabServer, type ServerOptions } from '../src/index';
 import { registerOn, startCluster } from './support/cluster';
 import { databaseVariants, postgresUrl } from './support/databases';
+import { freePort } from './support/faultInfra';
 import { createChat, postMessage, registerUser, type RegisteredUser } from './support/fixtures';
 import { rawRequest } from './support/http';
 import { logCapture, type LogCapture } from './support/logCapture';
@@ -41,16 +41,6 @@ interface Relay {
   /** Tries per recipient, refused ones included. */
   attempts: Map<string, number>;
   close(): Promise<void>;
-}
-
-/** A free port on 127.0.0.1 with nothing listening on it (yet). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || address === null) throw new Error('no port');
-  return address.port;
 }
 
 function smtpError(code: number, message: string): Error {

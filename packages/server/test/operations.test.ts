@@ -21,6 +21,7 @@ import { DiskFileStore } from '../src/services/files/diskFileStore';
 import { openDatabase } from '../src/store/database';
 import { startTestBucket, type TestBucket } from './support/bucket';
 import { databaseVariants } from './support/databases';
+import { freePort } from './support/faultInfra';
 import { startFakeOpenAI, type FakeOpenAI } from './support/fakeOpenAI';
 import { createChat, postMessage, registerUser } from './support/fixtures';
 import { rawRequest } from './support/http';
@@ -54,15 +55,6 @@ async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolea
     if (check(value) || Date.now() > deadline) return value;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-/** A free TCP port on 127.0.0.1 (nobody listens on it once this resolves). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** A server of this file's own, for cases that close it themselves. */

@@ -9,7 +9,7 @@
  */
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Chatter, newChat, sequenceProblems, signUp } from '../support/chatters';
+import { Chatter, connectChatters, newChat, sequenceProblems, signUp } from '../support/chatters';
 import { postgresUrl, databaseVariants } from '../support/databases';
 import { dropSchema, sleep, startRoundRobinProxy, until, type Proxy } from '../support/faultInfra';
 import { startInstance, type Instance } from '../support/instances';
@@ -58,11 +58,7 @@ describe.skipIf(!available)('an instance killed under load', () => {
       const [owner, ...others] = members(chat);
       chatIds.push(await newChat(url, owner!.token, `Kill ${chat}`, others.map((other) => other.userId)));
     }
-    accounts.forEach((account, index) => {
-      const chatter = new Chatter(`p${index}`, account.token, account.userId, () => url, [chatIds[index % chatCount]!, chatIds[(index + 1) % chatCount]!]);
-      chatters.push(chatter);
-      chatter.connect();
-    });
+    chatters.push(...connectChatters(accounts, (index) => ({ name: `p${index}`, url: () => url, chats: [chatIds[index % chatCount]!, chatIds[(index + 1) % chatCount]!] })));
     expect(await until(() => chatters.every((chatter) => chatter.connected), 20_000)).toBe(true);
 
     // Half the people send over their socket, half over HTTP, each about once a second.

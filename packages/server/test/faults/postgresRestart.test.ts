@@ -8,7 +8,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { databaseUnavailableText } from '../../src/http/errorHandler';
-import { Chatter, newChat, sequenceProblems, signUp } from '../support/chatters';
+import { Chatter, connectChatters, newChat, sequenceProblems, signUp } from '../support/chatters';
 import { binariesAvailable, sleep, startPrivatePostgres, until, type PrivatePostgres } from '../support/faultInfra';
 import { startInstance, type Instance } from '../support/instances';
 
@@ -56,11 +56,7 @@ describe.skipIf(!available)('PostgreSQL restarted mid-traffic', () => {
     const accounts: { token: string; userId: string }[] = [];
     for (let index = 0; index < 3; index += 1) accounts.push(await signUp(url, `pg_restart_${index}_${Math.random().toString(36).slice(2, 6)}`));
     const chatId = await newChat(url, accounts[0]!.token, 'PostgreSQL restart', accounts.slice(1).map((account) => account.userId));
-    accounts.forEach((account, index) => {
-      const chatter = new Chatter(`p${index}`, account.token, account.userId, () => url, [chatId]);
-      chatters.push(chatter);
-      chatter.connect();
-    });
+    chatters.push(...connectChatters(accounts, (index) => ({ name: `p${index}`, url: () => url, chats: [chatId] })));
     expect(await until(() => chatters.every((chatter) => chatter.connected), 20_000)).toBe(true);
 
     let sending = true;

@@ -10,7 +10,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { limitsUnreachableText } from '../../src/services/limits/rateLimits';
-import { Chatter, newChat, sequenceProblems, signUp, type Send } from '../support/chatters';
+import { Chatter, connectChatters, newChat, sequenceProblems, signUp, type Send } from '../support/chatters';
 import { databaseVariants, postgresUrl } from '../support/databases';
 import { binariesAvailable, dropSchema, sleep, startPrivateRedis, until, type PrivateRedis } from '../support/faultInfra';
 import { startInstance, type Instance } from '../support/instances';
@@ -102,12 +102,12 @@ describe.skipIf(!available)('Redis down for 10 s and back', () => {
     }
     const chatId = await newChat(a.url, accounts[0]!.token, 'Redis outage', accounts.slice(1).map((account) => account.userId));
     // The first three talk to A, the others to B, each over its own socket.
-    accounts.forEach((account, index) => {
-      const instance = index < 3 ? a : b;
-      const chatter = new Chatter(`${instance.name}${index}`, account.token, account.userId, () => instance.url, [chatId]);
-      chatters.push(chatter);
-      chatter.connect();
-    });
+    chatters.push(
+      ...connectChatters(accounts, (index) => {
+        const instance = index < 3 ? a : b;
+        return { name: `${instance.name}${index}`, url: () => instance.url, chats: [chatId] };
+      }),
+    );
     const onA = chatters.slice(0, 3);
     const onB = chatters.slice(3);
     expect(await until(() => chatters.every((chatter) => chatter.connected), 20_000)).toBe(true);

@@ -208,6 +208,22 @@ export async function newChat(url: string, ownerToken: string, name: string, par
   return String(chat['id']);
 }
 
+/**
+ * A Chatter for each account, connecting at once: `place` says, by the account's index, its name,
+ * where it reaches the server and which chats it joins.
+ */
+export function connectChatters(
+  accounts: readonly { token: string; userId: string }[],
+  place: (index: number) => { name: string; url: () => string; chats: readonly string[] },
+): Chatter[] {
+  return accounts.map((account, index) => {
+    const { name, url, chats } = place(index);
+    const chatter = new Chatter(name, account.token, account.userId, url, chats);
+    chatter.connect();
+    return chatter;
+  });
+}
+
 /** Problems with what one person received in one chat against 1..lastSeq: gaps, duplicates, disorder. */
 export function sequenceProblems(seqs: readonly number[], lastSeq: number): { missing: number; duplicates: number; outOfOrder: number } {
   const seen = new Set<number>();

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { untilListening, workspaceRoot } from './builtServer';
 import { exitOf, freePort, trackedSpawn } from './faultInfra';
+import { sourceServerDefaults } from './sourceServer';
 
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const sourceBin = join(workspaceRoot, 'packages/server/src/bin.ts');
@@ -51,11 +52,7 @@ export async function startInstance(name: string, environment: NodeJS.ProcessEnv
         stdio: ['ignore', 'pipe', 'pipe'],
         env: {
           ...process.env,
-          SMTP_URL: '',
-          CONFAB_INBOUND_SMTP: 'off',
-          CONFAB_LOG_LEVEL: 'warn',
-          CONFAB_LOG_FORMAT: 'json',
-          CONFAB_SIGNUPS_PER_IP_PER_HOUR: '10000',
+          ...sourceServerDefaults,
           ...environment,
         },
       },

@@ -17,6 +17,15 @@ import type { DatabaseVariant } from './databases';
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const sourceBin = join(workspaceRoot, 'packages/server/src/bin.ts');
 
+/** What a test's server from source runs with unless told otherwise: no mail out or in, quiet JSON logs, sign-ups unlimited. */
+export const sourceServerDefaults = {
+  SMTP_URL: '',
+  CONFAB_INBOUND_SMTP: 'off',
+  CONFAB_LOG_LEVEL: 'warn',
+  CONFAB_LOG_FORMAT: 'json',
+  CONFAB_SIGNUPS_PER_IP_PER_HOUR: '10000',
+} as const;
+
 export interface SourceServer {
   child: ChildProcess;
   url: string;
@@ -45,11 +54,7 @@ export async function startSourceServer(variant: DatabaseVariant, environment: N
         ...process.env,
         DATABASE_URL: databaseUrl,
         REDIS_URL: '',
-        SMTP_URL: '',
-        CONFAB_INBOUND_SMTP: 'off',
-        CONFAB_LOG_LEVEL: 'warn',
-        CONFAB_LOG_FORMAT: 'json',
-        CONFAB_SIGNUPS_PER_IP_PER_HOUR: '10000',
+        ...sourceServerDefaults,
         ...environment,
       },
     },
