@@ -3,7 +3,8 @@
 
 /**
  * @param {{ timeoutMs: number, log: (text: string) => void }} options
- * @returns {{ cleanups: Array<() => Promise<unknown>>, finish: (run: Promise<number>) => void }}
+ * @returns {{ cleanups: Array<() => Promise<unknown>>, cleanUp: () => Promise<void>, finish: (run: Promise<number>) => void }}
+ *   `cleanUp()` runs the clean-ups pushed so far (a run that frees one part before the next);
  *   `finish(run())` exits with the run's code once cleaned up (2 when it throws).
  */
 export function boundedRun({ timeoutMs, log }) {
@@ -25,6 +26,7 @@ export function boundedRun({ timeoutMs, log }) {
   };
   return {
     cleanups,
+    cleanUp,
     finish: (run) => {
       run.then(exit, (error) => {
         log(error instanceof Error ? error.stack ?? error.message : String(error));

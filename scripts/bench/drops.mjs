@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { boundedRun } from './bounded.mjs';
 import { httpClient, startDropsServer } from './dropsHttp.mjs';
 import { feeds, measureFeeds, refreshUnderLoad, summary, toggleLikes } from './dropsPhases.mjs';
 import { printReport } from './dropsReport.mjs';
@@ -31,16 +32,7 @@ const targets = { feedRatio: 2, togglesPerSecond: 1_500 };
 const password = 'bench drops password';
 const log = (text) => console.error(`[bench:drops] ${text}`);
 
-const cleanups = [];
-const cleanUp = async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
-};
-const abort = (reason, code) => {
-  log(`${reason}; shutting down`);
-  void cleanUp().finally(() => process.exit(code));
-};
-const hardTimeout = setTimeout(() => abort(`hard timeout of ${options.timeoutMs} ms reached`, 2), options.timeoutMs);
-process.on('SIGINT', () => abort('interrupted', 130));
+const { cleanups, finish } = boundedRun({ timeoutMs: options.timeoutMs, log });
 
 /**
  * A data dir whose schema the server's own migrations made, with the reader registered over
@@ -100,13 +92,4 @@ async function run() {
   return printReport({ options, targets, small, large, feedRows, toggles, counters: { before, after }, refresh });
 }
 
-let passed = false;
-try {
-  passed = await run();
-} catch (error) {
-  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
-} finally {
-  clearTimeout(hardTimeout);
-  await cleanUp();
-}
-process.exit(passed ? 0 : 1);
+finish(run().then((passed) => (passed ? 0 : 1)));

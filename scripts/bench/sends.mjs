@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { boundedRun } from './bounded.mjs';
 import { startServerChild } from './child.mjs';
 import { setUpConfab } from './confabSetup.mjs';
 import { httpClient } from './dropsHttp.mjs';
@@ -30,15 +31,7 @@ const options = parseBenchOptions(process.argv.slice(2), {
 const log = (text) => console.error(`[bench:sends] ${text}`);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-const cleanups = [];
-const cleanUp = async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
-};
-const hardTimeout = setTimeout(() => {
-  log(`hard timeout of ${options.timeoutMs} ms reached; shutting down`);
-  void cleanUp().finally(() => process.exit(2));
-}, options.timeoutMs);
-process.on('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
+const { cleanups, cleanUp, finish } = boundedRun({ timeoutMs: options.timeoutMs, log });
 
 /** Both servers on one database, running for the whole comparison, and a sender for each. */
 async function startPair(database) {
@@ -110,15 +103,10 @@ async function compare(database) {
   return { database, rounds, ratePerSecond, errors, stored, sent: sent.confab };
 }
 
-let passed = false;
-try {
+async function run() {
   const results = [];
   for (const database of options.databases.split(',')) results.push(await compare(database));
-  passed = printSendsReport(results, options);
-} catch (error) {
-  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
-} finally {
-  clearTimeout(hardTimeout);
-  await cleanUp();
+  return printSendsReport(results, options) ? 0 : 1;
 }
-process.exit(passed ? 0 : 1);
+
+finish(run());
